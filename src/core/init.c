@@ -1,0 +1,200 @@
+/* Library setup and teardown. */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shoal.h"
+#include "../boot/boot.h"
+#include "../coll/coll.h"
+#include "../mem/mem.h"
+#include "../team/team.h"
+
+struct shoal_state shoal;
+
+static struct shoal_segment segs[SHOAL_NSEGS];
+static bool globals_shared;
+
+/* What each PE publishes at init. */
+struct pe_card {
+    struct shoal_segment_id seg[SHOAL_NSEGS];
+    char host[96];   /* hostname + network namespace: namespaces on one machine are separate hosts */
+};
+
+static void host_key(char *out, size_t len)
+{
+    char name[64] = "";
+    struct stat st = {0};
+    const char *forced = getenv("SHOAL_HOST_ID");
+    gethostname(name, sizeof name - 1);
+    stat("/proc/self/ns/net", &st);
+    if (forced)
+        snprintf(out, len, "%s", forced);
+    else
+        snprintf(out, len, "%s:%lu", name, (unsigned long)st.st_ino);
+}
+
+static int online_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set);
+    return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+static void create_segments(void)
+{
+    if (!globals_shared) {
+        if (shoal_globals_share(&segs[SHOAL_SEG_DATA]) != 0)
+            shoal_fatal("shmem_init", "could not make global variables symmetric (memfd/mmap failed)");
+        globals_shared = true;
+    }
+    size_t internal = ((size_t)1 << 20) + shoal_teams_internal_bytes();   /* control blocks, pSync pool */
+    internal = (internal + 4095) & ~(size_t)4095;
+    size_t heap = internal + ((shoal_cfg.heap_size + 4095) & ~(size_t)4095);
+    if (shoal_heap_create(&segs[SHOAL_SEG_HEAP], heap) != 0)
+        shoal_fatal("shmem_init", "could not create a %zu-byte symmetric heap; lower SHMEM_SYMMETRIC_SIZE",
+                    heap);
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        shoal.seg_base[s] = segs[s].base;
+        shoal.seg_size[s] = segs[s].size;
+    }
+    shoal.heap_internal = internal;
+    shoal_heap_allocator_init(segs[SHOAL_SEG_HEAP].base, internal, heap);
+}
+
+/* Number the hosts in order of first appearance and map every PE on mine. */
+static void attach_peers(const struct pe_card *cards)
+{
+    int n = shoal.n_pes;
+    shoal.peers = calloc(n, sizeof *shoal.peers);
+    int *first_pe_of_host = calloc(n, sizeof(int));
+    shoal.n_hosts = 0;
+    shoal.n_local_pes = 0;
+    for (int pe = 0; pe < n; pe++) {
+        int h = 0;
+        while (h < shoal.n_hosts && strcmp(cards[first_pe_of_host[h]].host, cards[pe].host) != 0)
+            h++;
+        if (h == shoal.n_hosts)
+            first_pe_of_host[shoal.n_hosts++] = pe;
+        shoal.peers[pe].host = h;
+    }
+    shoal.my_host = shoal.peers[shoal.my_pe].host;
+    for (int pe = 0; pe < n; pe++) {
+        if (shoal.peers[pe].host != shoal.my_host)
+            continue;
+        shoal.n_local_pes++;
+        for (int s = 0; s < SHOAL_NSEGS; s++) {
+            char *b = pe == shoal.my_pe ? shoal.seg_base[s] : shoal_segment_attach(&cards[pe].seg[s]);
+            if (!b)
+                shoal_fatal("shmem_init", "cannot map the symmetric memory of PE %d through /proc/%d/fd "
+                            "(are the PEs allowed to see each other's /proc entries?)", pe,
+                            (int)cards[pe].seg[s].pid);
+            shoal.peers[pe].base[s] = b;
+        }
+    }
+    free(first_pe_of_host);
+}
+
+/* The control block is the first internal allocation, so it sits at the
+ * same offset on every PE. */
+static void setup_control_blocks(void)
+{
+    shoal.my_ctl = shoal_internal_alloc(sizeof(struct shoal_pe_ctl));
+    for (int pe = 0; pe < shoal.n_pes; pe++)
+        shoal.peers[pe].ctl = shoal_ptr(shoal.my_ctl, pe);
+}
+
+static void exchange_and_map(void)
+{
+    struct pe_card mine = {0}, *all = calloc(shoal.n_pes, sizeof mine);
+    for (int s = 0; s < SHOAL_NSEGS; s++)
+        mine.seg[s] = (struct shoal_segment_id){getpid(), segs[s].fd, segs[s].size};
+    host_key(mine.host, sizeof mine.host);
+    shoal_boot_allgather(&mine, all, sizeof mine);
+    attach_peers(all);
+    free(all);
+    /* Everyone has mapped everyone: the descriptors may go.  The heap fd
+     * closes; the globals fd stays for a later re-init. */
+    shoal_boot_barrier();
+    close(segs[SHOAL_SEG_HEAP].fd);
+    segs[SHOAL_SEG_HEAP].fd = -1;
+}
+
+static void print_banner(void)
+{
+    if (shoal.my_pe != 0)
+        return;
+    if (shoal_cfg.version || shoal_cfg.info)
+        printf("Shoal %s (OpenSHMEM %d.%d), %d PEs on %d host(s), bootstrap %s\n", SHOAL_VERSION_STRING,
+               1, 6, shoal.n_pes, shoal.n_hosts, shoal_boot_name());
+    if (shoal_cfg.info)
+        shoal_config_print(stdout);
+    fflush(stdout);
+}
+
+static void finalize_at_exit(void)
+{
+    while (shoal.init_count > 0)
+        shoal_finalize();
+}
+
+int shoal_init(int requested, int *provided)
+{
+    if (shoal.init_count++ > 0)
+        goto done;
+    if (shoal_boot_init(&shoal.my_pe, &shoal.n_pes) != 0) {
+        fprintf(stderr, "Shoal error: shmem_init: the launcher's environment could not be read; "
+                        "start the program with oshrun\n");
+        shoal.init_count = 0;
+        return -1;
+    }
+    shoal_config_load();   /* after the bootstrap, so errors name the PE */
+    shoal.thread_level = requested;
+    create_segments();
+    exchange_and_map();
+    setup_control_blocks();
+    shoal.oversubscribed = shoal.n_local_pes > online_cores();
+    shoal_teams_init();
+    static bool at_exit_registered;
+    if (!at_exit_registered && atexit(finalize_at_exit) == 0)
+        at_exit_registered = true;
+    shoal_boot_barrier();
+    print_banner();
+done:
+    if (provided)
+        *provided = shoal.thread_level;
+    return 0;
+}
+
+void shoal_finalize(void)
+{
+    if (shoal.init_count == 0)
+        return;
+    shoal_quiet(&shoal_ctx_default);
+    shoal_team_barrier(&shoal_team_world);
+    if (--shoal.init_count > 0)
+        return;
+    shoal_teams_fini();
+    shoal_boot_barrier();   /* nobody touches a peer's memory past here */
+    for (int pe = 0; pe < shoal.n_pes; pe++)
+        for (int s = 0; s < SHOAL_NSEGS; s++)
+            if (pe != shoal.my_pe)
+                shoal_segment_detach(shoal.peers[pe].base[s], shoal.seg_size[s]);
+    shoal_segment_detach(segs[SHOAL_SEG_HEAP].base, segs[SHOAL_SEG_HEAP].size);
+    shoal_heap_allocator_fini();
+    free(shoal.peers);
+    shoal.peers = NULL;
+    shoal.my_ctl = NULL;
+    shoal.seg_base[SHOAL_SEG_HEAP] = NULL;
+    shoal.seg_size[SHOAL_SEG_HEAP] = 0;
+    shoal_boot_fini();
+}
+
+void shoal_global_exit(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    shoal_boot_abort(status);
+}

@@ -1,0 +1,122 @@
+/* Out-of-line halves of RMA and AMO: the network path, error reports,
+ * strided transfers, put-with-signal and ordering. */
+#include "shoal.h"
+#include "../team/team.h"
+
+SHOAL_EXPORT struct shoal_ctx shoal_ctx_default = {.team = &shoal_team_world};
+const struct shoal_remote_ops *shoal_remote;
+
+/* A PE is unreachable for an address when it is not symmetric, or when no
+ * transport serves the PE; say which. */
+static _Noreturn void unreachable(const char *routine, const void *addr, int pe)
+{
+    size_t off;
+    if (pe < 0 || pe >= shoal.n_pes)
+        shoal_fatal(routine, "PE %d is out of range: this job has PEs 0..%d", pe, shoal.n_pes - 1);
+    if (shoal_seg_of(addr, &off) < 0)
+        shoal_fatal(routine, "address %p is not symmetric: use memory from shmem_malloc or a "
+                             "global/static variable", addr);
+    shoal_fatal(routine, "PE %d is on another host and no network transport is active", pe);
+}
+
+static int remote_seg(const char *routine, const void *addr, size_t *off, int pe)
+{
+    int s = shoal_seg_of(addr, off);
+    if (s < 0 || !shoal_remote || pe < 0 || pe >= shoal.n_pes)
+        unreachable(routine, addr, pe);
+    return s;
+}
+
+void shoal_put_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
+{
+    size_t off;
+    int s = remote_seg("shmem_put", dst, &off, pe);
+    shoal_remote->put(ctx, s, off, src, n, pe, nbi);
+}
+
+void shoal_get_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
+{
+    size_t off;
+    int s = remote_seg("shmem_get", src, &off, pe);
+    shoal_remote->get(ctx, dst, s, off, n, pe, nbi);
+}
+
+void shoal_amo_slow(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, void *dst, void *fetch,
+                    const void *value, const void *cond, int pe, bool nbi)
+{
+    size_t off;
+    int s = remote_seg("shmem_atomic", dst, &off, pe);
+    shoal_remote->amo(ctx, op, size, s, off, fetch, value, cond, pe, nbi);
+}
+
+void shoal_put_strided(struct shoal_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                       ptrdiff_t src_stride, size_t elem, size_t bsize, size_t nblocks, int pe)
+{
+    char *d = dst;
+    const char *s = src;
+    char *p = shoal_ptr(dst, pe);
+    for (size_t b = 0; b < nblocks; b++) {
+        size_t dd = b * dst_stride * elem, sd = b * src_stride * elem;
+        if (p)
+            memcpy(p + dd, s + sd, bsize * elem);
+        else
+            shoal_put_slow(ctx, d + dd, s + sd, bsize * elem, pe, true);
+    }
+    if (p)
+        shoal_notify(pe);
+    else if (shoal_remote)
+        shoal_remote->quiet(ctx);
+}
+
+void shoal_get_strided(struct shoal_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                       ptrdiff_t src_stride, size_t elem, size_t bsize, size_t nblocks, int pe)
+{
+    char *d = dst;
+    const char *s = src;
+    const char *p = shoal_ptr(src, pe);
+    for (size_t b = 0; b < nblocks; b++) {
+        size_t dd = b * dst_stride * elem, sd = b * src_stride * elem;
+        if (p)
+            memcpy(d + dd, p + sd, bsize * elem);
+        else
+            shoal_get_slow(ctx, d + dd, s + sd, bsize * elem, pe, true);
+    }
+    if (!p && shoal_remote)
+        shoal_remote->quiet(ctx);
+}
+
+void shoal_put_signal(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, uint64_t *sig_addr,
+                      uint64_t signal, int sig_op, int pe, bool nbi)
+{
+    void *p = shoal_ptr(dst, pe);
+    uint64_t *sig = shoal_ptr(sig_addr, pe);
+    if (p && sig && !shoal.amo_via_network) {
+        memcpy(p, src, n);
+        if (sig_op == SHOAL_SIG_ADD)
+            __atomic_fetch_add(sig, signal, __ATOMIC_RELEASE);
+        else
+            __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
+        shoal_notify(pe);
+        return;
+    }
+    /* Network: the fence keeps the signal behind the data on this context. */
+    shoal_put(ctx, dst, src, n, pe, nbi);
+    shoal_fence(ctx);
+    shoal_amo(ctx, sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, sig_addr, NULL, &signal,
+              NULL, pe, nbi);
+}
+
+void shoal_fence(struct shoal_ctx *ctx)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    if (shoal_remote)
+        shoal_remote->fence(ctx);
+}
+
+void shoal_quiet(struct shoal_ctx *ctx)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (shoal_remote)
+        shoal_remote->quiet(ctx);
+    shoal_poll();
+}

@@ -1,0 +1,88 @@
+/* RMA and AMO entry points of the core: a shared-memory fast path inlined
+ * into the API layer, and an out-of-line call to the network transport for
+ * PEs that are not load/store reachable.  Included by shoal.h. */
+#ifndef SHOAL_CORE_RMA_H
+#define SHOAL_CORE_RMA_H
+
+#include "../transport/shm/shm_amo.h"
+
+/* A communication context.  The default context is shoal_ctx_default; a
+ * context's team turns its PE numbers into world PEs. */
+struct shoal_ctx {
+    struct shoal_team *team;
+    long options;
+    void *net;          /* network transport's per-context state (endpoint, counters) */
+    int creator_thread_private;
+};
+extern struct shoal_ctx shoal_ctx_default;
+
+/* The network transport (transport/ofi) fills this in at init when the job
+ * spans hosts; addresses travel as (segment, offset). */
+struct shoal_remote_ops {
+    void (*put)(struct shoal_ctx *ctx, int seg, size_t off, const void *src, size_t n, int pe, bool nbi);
+    void (*get)(struct shoal_ctx *ctx, void *dst, int seg, size_t off, size_t n, int pe, bool nbi);
+    void (*amo)(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off,
+                void *fetch, const void *value, const void *cond, int pe, bool nbi);
+    void (*fence)(struct shoal_ctx *ctx);
+    void (*quiet)(struct shoal_ctx *ctx);
+};
+extern const struct shoal_remote_ops *shoal_remote;
+
+/* Out of line: remote PEs, and the error path for non-symmetric addresses. */
+void shoal_put_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi);
+void shoal_get_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi);
+void shoal_amo_slow(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, void *dst, void *fetch,
+                    const void *value, const void *cond, int pe, bool nbi);
+
+SHOAL_INLINE void shoal_put(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
+{
+    void *p = shoal_ptr(dst, pe);
+    if (SHOAL_LIKELY(p)) {
+        memcpy(p, src, n);
+        shoal_notify(pe);
+        return;
+    }
+    shoal_put_slow(ctx, dst, src, n, pe, nbi);
+}
+
+SHOAL_INLINE void shoal_get(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
+{
+    const void *p = shoal_ptr(src, pe);
+    if (SHOAL_LIKELY(p)) {
+        memcpy(dst, p, n);
+        return;
+    }
+    shoal_get_slow(ctx, dst, src, n, pe, nbi);
+}
+
+/* op on the size-byte integer at dst of pe; fetch (may be NULL) gets the old value. */
+SHOAL_INLINE void shoal_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, void *dst, void *fetch,
+                            const void *value, const void *cond, int pe, bool nbi)
+{
+    void *p = shoal_ptr(dst, pe);
+    if (SHOAL_LIKELY(p && !shoal.amo_via_network)) {
+        shoal_shm_amo(op, size, p, fetch, value, cond);
+        if (op != SHOAL_AMO_FETCH)
+            shoal_notify(pe);
+        return;
+    }
+    shoal_amo_slow(ctx, op, size, dst, fetch, value, cond, pe, nbi);
+}
+
+/* Strided transfer of nblocks blocks of bsize elements of elem bytes;
+ * strides in elements.  iput/iget are bsize == 1. */
+void shoal_put_strided(struct shoal_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                       ptrdiff_t src_stride, size_t elem, size_t bsize, size_t nblocks, int pe);
+void shoal_get_strided(struct shoal_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                       ptrdiff_t src_stride, size_t elem, size_t bsize, size_t nblocks, int pe);
+
+/* Data then signal, ordered: the signal is delivered after the data. */
+void shoal_put_signal(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, uint64_t *sig_addr,
+                      uint64_t signal, int sig_op, int pe, bool nbi);
+
+/* Ordering.  Shared-memory stores are ordered by the CPU; the network
+ * transport is asked too when the job has one. */
+void shoal_fence(struct shoal_ctx *ctx);
+void shoal_quiet(struct shoal_ctx *ctx);
+
+#endif

@@ -1,0 +1,189 @@
+/* The core's interface to every layer above it (api, team, coll, sync).
+ *
+ * PEs are world PE numbers here; the API layer translates team/context-relative
+ * numbers before calling in.  Nothing above this header knows which transport
+ * serves a PE: it asks for a local pointer (shoal_ptr) or calls the RMA/AMO
+ * entry points, which pick shared memory or the network per PE. */
+#ifndef SHOAL_CORE_SHOAL_H
+#define SHOAL_CORE_SHOAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define SHOAL_EXPORT __attribute__((visibility("default")))
+#define SHOAL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SHOAL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SHOAL_INLINE static inline __attribute__((always_inline))
+#define SHOAL_CACHELINE 64
+
+static inline void shoal_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Symmetric segments: user globals/statics and the heap (internal region first). */
+enum { SHOAL_SEG_DATA = 0, SHOAL_SEG_HEAP = 1, SHOAL_NSEGS = 2 };
+
+/* Per-PE control block, in the internal part of that PE's heap, so peers on
+ * the host reach it by load/store.  Waiters sleep on the doorbell; writers
+ * ring it after delivering data if anyone sleeps. */
+struct shoal_pe_ctl {
+    uint32_t doorbell;      /* futex word: bumped by writers when sleepers > 0 */
+    uint32_t sleepers;      /* threads of this PE sleeping on the doorbell */
+    char pad[SHOAL_CACHELINE - 8];
+};
+
+struct shoal_peer {
+    char *base[SHOAL_NSEGS];    /* its segments mapped here; NULL when not load/store reachable */
+    struct shoal_pe_ctl *ctl;   /* its control block, NULL when remote */
+    int host;                   /* index of its host, 0..n_hosts-1 */
+};
+
+struct shoal_team;
+struct shoal_ctx;
+
+struct shoal_state {
+    int my_pe, n_pes;
+    int init_count;             /* 1.6: init/finalize pairs nest */
+    int thread_level;
+    int my_host, n_hosts;
+    int n_local_pes;            /* PEs on my host */
+    bool oversubscribed;        /* more PEs on this host than cores: wait by sleeping early */
+    char *seg_base[SHOAL_NSEGS];
+    size_t seg_size[SHOAL_NSEGS];
+    size_t heap_internal;       /* bytes at the start of the heap reserved for the library */
+    struct shoal_peer *peers;   /* indexed by world PE */
+    struct shoal_pe_ctl *my_ctl;
+    /* When a job spans hosts every AMO goes through the network, so CPU and
+     * NIC atomics never race on one word (DESIGN.md, "Atomicity"). */
+    bool amo_via_network;
+};
+extern struct shoal_state shoal;
+
+/* ---- configuration (core/config.c; every variable is listed in core/env.def) ---- */
+typedef const char *shoal_env_str;
+typedef size_t shoal_env_size;
+typedef long shoal_env_int;
+typedef bool shoal_env_bool;
+struct shoal_config {
+#define SHOAL_ENV(var, kind, field, def, help) kind field;
+#include "env.def"
+#undef SHOAL_ENV
+};
+extern struct shoal_config shoal_cfg;
+void shoal_config_load(void);
+/* Parses SHMEM_SYMMETRIC_SIZE syntax ("1.5g", "512m", ".5m"); -1 on error. */
+int shoal_parse_size(const char *text, size_t *out);
+void shoal_config_print(void *file);   /* FILE*: every variable, its value, default and meaning */
+
+/* ---- errors (core/error.c) ---- */
+/* Prints "Shoal: PE n: routine: what (fix)" and takes the whole job down. */
+_Noreturn void shoal_fatal(const char *routine, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void shoal_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Under SHMEM_DEBUG: abort unless initialized. */
+void shoal_require_init(const char *routine);
+#define SHOAL_DEBUG_ON SHOAL_UNLIKELY(shoal_cfg.debug)
+
+/* ---- symmetric addresses ---- */
+/* Which segment holds addr, and at what offset; -1 if not symmetric. */
+SHOAL_INLINE int shoal_seg_of(const void *addr, size_t *offset)
+{
+    for (int s = SHOAL_NSEGS - 1; s >= 0; s--) {
+        uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal.seg_base[s];
+        if (off < shoal.seg_size[s]) {
+            *offset = off;
+            return s;
+        }
+    }
+    return -1;
+}
+
+/* Where symmetric address addr of world PE pe is mapped here, or NULL when
+ * pe is not load/store reachable or addr is not symmetric. */
+SHOAL_INLINE void *shoal_ptr(const void *addr, int pe)
+{
+    size_t off;
+    int s = shoal_seg_of(addr, &off);
+    if (SHOAL_UNLIKELY(s < 0))
+        return NULL;
+    char *base = shoal.peers[pe].base[s];
+    return base ? base + off : NULL;
+}
+
+/* Under SHMEM_DEBUG: abort with a clear message unless addr..addr+len is
+ * symmetric and pe a valid world PE. */
+void shoal_check_remote(const char *routine, const void *addr, size_t len, int pe);
+
+/* ---- transport-independent RMA / AMO (core/rma.h inline, core/rma.c) ---- */
+enum shoal_amo_op {
+    SHOAL_AMO_FETCH, SHOAL_AMO_SET, SHOAL_AMO_SWAP, SHOAL_AMO_CSWAP,
+    SHOAL_AMO_ADD, SHOAL_AMO_AND, SHOAL_AMO_OR, SHOAL_AMO_XOR,
+};
+enum { SHOAL_SIG_SET = 0, SHOAL_SIG_ADD = 1 };   /* equal to SHMEM_SIGNAL_SET/ADD */
+
+
+/* ---- waiting (core/wait.c) ---- */
+/* A waiter spins briefly, then yields, then sleeps on this PE's doorbell with
+ * a short timeout; every wait also drives progress (network, split barriers). */
+struct shoal_waiter {
+    unsigned n;
+    bool armed;
+    uint32_t seq;
+};
+void shoal_waiter_pause(struct shoal_waiter *w);
+void shoal_waiter_done(struct shoal_waiter *w);
+#define SHOAL_WAIT_WHILE(cond)                          \
+    do {                                                \
+        struct shoal_waiter shoal_w_ = {0};             \
+        while (cond)                                    \
+            shoal_waiter_pause(&shoal_w_);              \
+        shoal_waiter_done(&shoal_w_);                   \
+    } while (0)
+
+void shoal_ring(int pe);
+/* Wake sleepers of PE pe after delivering data to it (cheap when none sleep). */
+SHOAL_INLINE void shoal_notify(int pe)
+{
+    struct shoal_pe_ctl *c = shoal.peers[pe].ctl;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (c && SHOAL_UNLIKELY(__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED)))
+        shoal_ring(pe);
+}
+
+#include "rma.h"
+
+/* ---- progress (core/progress.c) ---- */
+/* Hooks called from every wait and from test/progress points; used by the
+ * network transport and by split-phase barriers. */
+typedef void (*shoal_progress_fn)(void *arg);
+void shoal_progress_add(shoal_progress_fn fn, void *arg);
+void shoal_progress_remove(shoal_progress_fn fn, void *arg);
+void shoal_progress(void);
+extern int shoal_progress_n;   /* fast check: 0 means nothing registered */
+SHOAL_INLINE void shoal_poll(void)
+{
+    if (SHOAL_UNLIKELY(shoal_progress_n))
+        shoal_progress();
+}
+
+/* ---- symmetric memory (mem/) ---- */
+void *shoal_heap_alloc(size_t size, size_t align);   /* NULL when exhausted */
+void shoal_heap_free(void *ptr);
+size_t shoal_heap_usable(void *ptr);                 /* size of the block at ptr */
+/* Internal symmetric memory: only at init, in the same order on every PE. */
+void *shoal_internal_alloc(size_t size);
+
+/* ---- lifecycle ---- */
+int shoal_init(int requested, int *provided);   /* 0 on success */
+void shoal_finalize(void);
+_Noreturn void shoal_global_exit(int status);
+static inline bool shoal_initialized(void) { return shoal.init_count > 0; }
+
+#endif

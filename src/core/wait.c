@@ -1,0 +1,67 @@
+/* Waiting without burning the machine.  Jobs often run more PEs than cores:
+ * spin briefly (the answer is usually close), then yield, then sleep on this
+ * PE's doorbell, which writers ring after delivering data while anyone
+ * sleeps.  The sleep has a short timeout because data written through
+ * shmem_ptr (plain stores) rings no doorbell. */
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shoal.h"
+
+enum { YIELDS_BEFORE_SLEEP = 64 };
+
+static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
+{
+    return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
+}
+
+void shoal_ring(int pe)
+{
+    struct shoal_pe_ctl *c = shoal.peers[pe].ctl;
+    __atomic_fetch_add(&c->doorbell, 1, __ATOMIC_SEQ_CST);
+    futex(&c->doorbell, FUTEX_WAKE, INT_MAX, NULL);
+}
+
+static unsigned spin_limit(void)
+{
+    return shoal.oversubscribed ? 50 : (unsigned)shoal_cfg.wait_spin;
+}
+
+/* Called by SHOAL_WAIT_WHILE each time its condition still holds. */
+void shoal_waiter_pause(struct shoal_waiter *w)
+{
+    unsigned spins = spin_limit();
+    shoal_poll();
+    if (w->n < spins) {
+        w->n++;
+        shoal_cpu_relax();
+        return;
+    }
+    if (w->n < spins + YIELDS_BEFORE_SLEEP || !shoal.my_ctl) {
+        w->n++;
+        sched_yield();
+        return;
+    }
+    struct shoal_pe_ctl *c = shoal.my_ctl;
+    if (!w->armed) {
+        /* Announce the sleep, then let the caller re-check its condition: a
+         * writer either sees sleepers > 0 or wrote before that re-check. */
+        w->seq = __atomic_load_n(&c->doorbell, __ATOMIC_SEQ_CST);
+        __atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
+        w->armed = true;
+        return;
+    }
+    struct timespec t = {0, shoal_cfg.wait_sleep_us * 1000L};
+    futex(&c->doorbell, FUTEX_WAIT, w->seq, &t);
+    w->seq = __atomic_load_n(&c->doorbell, __ATOMIC_SEQ_CST);
+}
+
+void shoal_waiter_done(struct shoal_waiter *w)
+{
+    if (w->armed)
+        __atomic_fetch_sub(&shoal.my_ctl->sleepers, 1, __ATOMIC_SEQ_CST);
+}

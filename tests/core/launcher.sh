@@ -1,0 +1,63 @@
+#!/bin/bash
+# Launcher tests: a failing PE takes the job down within a second, oshrun
+# exits non-zero naming the PE, no process and no shared memory is left
+# behind — also when oshrun itself is killed.
+# usage: launcher.sh OSHRUN FAULTY_BINARY
+set -u
+oshrun=$1
+prog=$2
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+leftovers() { pgrep -f "$prog" | grep -v "^$$\$" || true; }
+shm_count() { ls /dev/shm 2>/dev/null | wc -l; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect NAME WANT_STATUS WANT_MESSAGE_REGEX NP MODE
+expect() {
+    local name=$1 want=$2 regex=$3 np=$4 mode=$5
+    local before=$(shm_count) start=$(date +%s%N)
+    env ${EXTRA_ENV:-} timeout 20 "$oshrun" -np "$np" "$prog" "$mode" >"$tmp/out" 2>"$tmp/err"
+    local got=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    [ "$got" = "$want" ] || fail "$name: exit status $got, want $want"
+    grep -Eq "$regex" "$tmp/err" || fail "$name: stderr lacks /$regex/: $(cat "$tmp/err")"
+    [ -z "$(leftovers)" ] || fail "$name: processes left: $(leftovers)"
+    [ "$(shm_count)" -le "$before" ] || fail "$name: /dev/shm grew"
+    [ "$ms" -lt 5000 ] || fail "$name: took ${ms} ms"
+    echo "ok: $name (status $got, ${ms} ms)"
+}
+
+expect segv 139 "PE 1 \(pid [0-9]+\) was killed by signal 11" 4 segv
+expect exit3 3 "PE 1 exited with status 3" 3 exit3
+expect global_exit 7 "PE 4 ended the job" 5 gexit
+EXTRA_ENV=SHMEM_SYMMETRIC_SIZE=lots expect bad_size 1 "PE [01]: shmem_init: SHMEM_SYMMETRIC_SIZE=\"lots\" is not a size" 2 ""
+
+"$oshrun" -np 2 /nonexistent/program 2>"$tmp/err"
+st=$?
+[ "$st" = 127 ] && grep -q "cannot run /nonexistent/program" "$tmp/err" && echo "ok: missing program" ||
+    fail "missing program: status $st: $(cat "$tmp/err")"
+
+# oshrun killed with SIGKILL: the PEs die with it (PR_SET_PDEATHSIG).
+before=$(shm_count)
+"$oshrun" -np 4 "$prog" hang >"$tmp/out" 2>&1 &
+runner=$!
+for _ in $(seq 50); do [ "$(grep -c ready "$tmp/out")" = 4 ] && break; sleep 0.1; done
+kill -9 "$runner"
+wait "$runner" 2>/dev/null
+sleep 1
+[ -z "$(leftovers)" ] && echo "ok: oshrun SIGKILL leaves no PE" || fail "oshrun SIGKILL left: $(leftovers)"
+[ "$(shm_count)" -le "$before" ] || fail "oshrun SIGKILL left /dev/shm entries"
+
+# oshrun interrupted (SIGTERM): stops the PEs and reports it.
+"$oshrun" -np 3 "$prog" hang >"$tmp/out" 2>"$tmp/err" &
+runner=$!
+for _ in $(seq 50); do [ "$(grep -c ready "$tmp/out")" = 3 ] && break; sleep 0.1; done
+kill -TERM "$runner"
+wait "$runner"
+st=$?
+[ "$st" = 143 ] && grep -q "stopping all PEs" "$tmp/err" && echo "ok: SIGTERM" || fail "SIGTERM: status $st"
+[ -z "$(leftovers)" ] || fail "SIGTERM left processes"
+
+echo "launcher: $fails failure(s)"
+[ "$fails" = 0 ]
