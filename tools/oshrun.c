@@ -175,6 +175,10 @@ static void pe_ended(struct job *job, int pe, int st)
         job->status = WEXITSTATUS(st);
         fprintf(stderr, "oshrun: PE %d exited with status %d%s\n", pe, job->status,
                 job->alive > 0 ? "; stopping the other PEs" : "");
+    } else if (*shoal_local_state(job->ctl, pe) == SHOAL_PE_RUNNING) {
+        job->status = 1;
+        fprintf(stderr, "oshrun: PE %d exited without calling shmem_finalize%s\n", pe,
+                job->alive > 0 ? "; stopping the other PEs (they could wait for it forever)" : "");
     } else {
         return;
     }

@@ -92,7 +92,9 @@ SHOAL_API(void, shmem_pcontrol, (int level, ...))
 SHOAL_API(void, start_pes, (int npes))
 {
     (void)npes;
-    shoal_init(SHMEM_THREAD_SINGLE, NULL);   /* finalized implicitly at exit */
+    if (shoal_init(SHMEM_THREAD_SINGLE, NULL) != 0)
+        exit(1);
+    shoal.finalize_at_exit = true;
 }
 
 SHOAL_API(int, _my_pe, (void))

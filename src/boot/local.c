@@ -37,6 +37,7 @@ static int local_init(int *rank, int *size)
     }
     *rank = my_rank;
     *size = n_ranks;
+    __atomic_store_n(shoal_local_state(ctl, my_rank), SHOAL_PE_RUNNING, __ATOMIC_RELEASE);
     return 0;
 }
 
@@ -77,6 +78,7 @@ static _Noreturn void local_abort(int status)
 static void local_fini(void)
 {
     /* The mapping stays: a later shmem_init (1.6 allows re-init) uses it again. */
+    __atomic_store_n(shoal_local_state(ctl, my_rank), SHOAL_PE_FINALIZED, __ATOMIC_RELEASE);
 }
 
 const struct shoal_boot shoal_boot_local = {

@@ -18,7 +18,6 @@ struct shoal_local_ctl {
     int32_t exit_requested;   /* shmem_global_exit / fatal error: oshrun ends the job */
     int32_t exit_status;
     int32_t exit_pe;
-    int32_t finalized;        /* PEs that completed shmem_finalize */
 };
 
 /* Slot of PE i: the allgather exchange area. */
@@ -27,9 +26,17 @@ static inline char *shoal_local_slot(struct shoal_local_ctl *c, int i)
     return (char *)c + SHOAL_LOCAL_HEADER + (size_t)i * SHOAL_LOCAL_SLOT;
 }
 
+/* State of PE i, so oshrun can tell a PE that exits without shmem_finalize
+ * (its peers would wait for it forever) from one that is done. */
+enum { SHOAL_PE_STARTED = 0, SHOAL_PE_RUNNING = 1, SHOAL_PE_FINALIZED = 2 };
+static inline int32_t *shoal_local_state(struct shoal_local_ctl *c, int i)
+{
+    return (int32_t *)((char *)c + SHOAL_LOCAL_HEADER + (size_t)c->npes * SHOAL_LOCAL_SLOT) + i;
+}
+
 static inline size_t shoal_local_ctl_size(int npes)
 {
-    return SHOAL_LOCAL_HEADER + (size_t)npes * SHOAL_LOCAL_SLOT;
+    return SHOAL_LOCAL_HEADER + (size_t)npes * (SHOAL_LOCAL_SLOT + sizeof(int32_t));
 }
 
 #endif

@@ -63,6 +63,7 @@ struct shoal_state {
     /* When a job spans hosts every AMO goes through the network, so CPU and
      * NIC atomics never race on one word (DESIGN.md, "Atomicity"). */
     bool amo_via_network;
+    bool finalize_at_exit;      /* start_pes: finalize implicitly at exit */
 };
 extern struct shoal_state shoal;
 

@@ -3,6 +3,7 @@
  *   exit3  PE 1 calls exit(3) while the others wait in a barrier
  *   gexit  the last PE calls shmem_global_exit(7) while the others wait on a flag
  *   hang   every PE waits forever (oshrun gets killed from outside)
+ *   nofin  PE 2 returns from main without shmem_finalize
  *   badsize  init with an invalid SHMEM_SYMMETRIC_SIZE (set by the script) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@ int main(int argc, char **argv)
         *(volatile int *)0 = 1;
     if (!strcmp(mode, "exit3") && me == 1)
         exit(3);
+    if (!strcmp(mode, "nofin") && me == 2)
+        return 0;
     if (!strcmp(mode, "gexit") && me == n - 1) {
         usleep(100000);
         shmem_global_exit(7);

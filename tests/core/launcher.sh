@@ -10,7 +10,12 @@ fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-leftovers() { pgrep -f "$prog" | grep -v "^$$\$" || true; }
+# Live PEs only: a killed PE whose parent died is a zombie until init reaps it.
+leftovers() {
+    for pid in $(pgrep -x "$(basename "$prog" | cut -c1-15)"); do
+        case "$(ps -o stat= -p "$pid" 2>/dev/null)" in Z*|"") ;; *) echo "$pid" ;; esac
+    done
+}
 shm_count() { ls /dev/shm 2>/dev/null | wc -l; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
@@ -30,6 +35,7 @@ expect() {
 
 expect segv 139 "PE 1 \(pid [0-9]+\) was killed by signal 11" 4 segv
 expect exit3 3 "PE 1 exited with status 3" 3 exit3
+expect no_finalize 1 "PE 2 exited without calling shmem_finalize" 3 nofin
 expect global_exit 7 "PE 4 ended the job" 5 gexit
 EXTRA_ENV=SHMEM_SYMMETRIC_SIZE=lots expect bad_size 1 "PE [01]: shmem_init: SHMEM_SYMMETRIC_SIZE=\"lots\" is not a size" 2 ""
 
