@@ -17,6 +17,12 @@ struct shoal_boot {
 };
 
 extern const struct shoal_boot shoal_boot_local, shoal_boot_single;
+#ifdef SHOAL_HAVE_PMIX
+extern const struct shoal_boot shoal_boot_pmix;   /* boot/pmix.c: Slurm --mpi=pmix, PRRTE, Open MPI */
+#endif
+#ifdef SHOAL_HAVE_PMI
+extern const struct shoal_boot shoal_boot_pmi;    /* boot/pmi.c: PMI-1 wire protocol (hydra, Slurm pmi2) */
+#endif
 
 int shoal_boot_init(int *rank, int *size);
 const char *shoal_boot_name(void);

@@ -47,6 +47,14 @@ void shoal_coll_reduce_as(const struct shoal_active_set *as, enum shoal_op op, e
 /* Barrier algorithms: all members arrive before any leaves; no quiet. */
 void shoal_barrier_dissem(struct shoal_team *t);
 void shoal_barrier_shm(struct shoal_team *t);
+void shoal_barrier_tree(struct shoal_team *t);
+
+/* Init hooks (core/init.c): check the SHMEM_*_ALGORITHM choices after
+ * shoal_config_load; fini frees nothing that outlives a team today. */
+void shoal_coll_init(void);
+void shoal_coll_fini(void);
+/* Team layer: call when a team is destroyed (frees its coll_state). */
+void shoal_coll_team_fini(struct shoal_team *t);
 
 /* team_sync: picks the barrier algorithm. */
 void shoal_team_barrier(struct shoal_team *t);

@@ -134,10 +134,14 @@ static void print_banner(void)
     fflush(stdout);
 }
 
+/* Only start_pes promises finalization at exit; a shmem_init program that
+ * exits without shmem_finalize is reported by the launcher instead (a
+ * collective at exit would hang when the exit is a failure). */
 static void finalize_at_exit(void)
 {
-    while (shoal.init_count > 0)
-        shoal_finalize();
+    if (shoal.finalize_at_exit)
+        while (shoal.init_count > 0)
+            shoal_finalize();
 }
 
 int shoal_init(int requested, int *provided)
@@ -154,6 +158,8 @@ int shoal_init(int requested, int *provided)
     shoal.thread_level = requested;
     create_segments();
     exchange_and_map();
+    if (shoal.n_hosts > 1)
+        shoal_ofi_init();   /* PEs on other hosts: network transport (transport/ofi), AMOs through it */
     setup_control_blocks();
     shoal.oversubscribed = shoal.n_local_pes > online_cores();
     shoal_teams_init();
@@ -177,6 +183,7 @@ void shoal_finalize(void)
     if (--shoal.init_count > 0)
         return;
     shoal_teams_fini();
+    shoal_ofi_fini();       /* completes every PE's network traffic first; no-op on one host */
     shoal_boot_barrier();   /* nobody touches a peer's memory past here */
     for (int pe = 0; pe < shoal.n_pes; pe++)
         for (int s = 0; s < SHOAL_NSEGS; s++)

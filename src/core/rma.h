@@ -28,6 +28,18 @@ struct shoal_remote_ops {
 };
 extern const struct shoal_remote_ops *shoal_remote;
 
+/* The network transport's life cycle (transport/ofi; without libfabric a
+ * stub that explains how to get it).  shoal_ofi_init runs at init when the
+ * job spans hosts: it installs shoal_remote and sets shoal.amo_via_network;
+ * it reports any failure itself and returns 0. */
+int shoal_ofi_init(void);
+void shoal_ofi_fini(void);   /* collective; nothing when the transport is not up */
+/* A context's own network endpoint (ctx->net), for the contexts layer: call
+ * create when a context is made and destroy (after its quiet) when it goes.
+ * Both are cheap no-ops when the job is on one host. */
+int shoal_ctx_net_create(struct shoal_ctx *ctx);
+void shoal_ctx_net_destroy(struct shoal_ctx *ctx);
+
 /* Out of line: remote PEs, and the error path for non-symmetric addresses. */
 void shoal_put_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi);
 void shoal_get_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi);

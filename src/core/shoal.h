@@ -140,12 +140,18 @@ struct shoal_waiter {
 };
 void shoal_waiter_pause(struct shoal_waiter *w);
 void shoal_waiter_done(struct shoal_waiter *w);
-#define SHOAL_WAIT_WHILE(cond)                          \
-    do {                                                \
-        struct shoal_waiter shoal_w_ = {0};             \
-        while (cond)                                    \
-            shoal_waiter_pause(&shoal_w_);              \
-        shoal_waiter_done(&shoal_w_);                   \
+enum { SHOAL_WAIT_TIGHT = 64 };   /* polls with no pause: an answer already in flight arrives fastest */
+#define SHOAL_WAIT_WHILE(cond)                                          \
+    do {                                                                \
+        int shoal_tight_ = SHOAL_WAIT_TIGHT;                            \
+        while ((cond) && --shoal_tight_)                                \
+            ;                                                           \
+        if (!shoal_tight_) {                                            \
+            struct shoal_waiter shoal_w_ = {0};                         \
+            while (cond)                                                \
+                shoal_waiter_pause(&shoal_w_);                          \
+            shoal_waiter_done(&shoal_w_);                               \
+        }                                                               \
     } while (0)
 
 void shoal_ring(int pe);

@@ -1,6 +1,12 @@
 /* Teams: an ordered set of world PEs, with a fast path for (start, stride,
  * size) triplets, and slots of the symmetric pSync pool that every member
- * agreed on at creation. */
+ * agreed on at creation.
+ *
+ * The pool (pool.c) is an array of blocks in internal symmetric memory, one
+ * block per team that may exist at once: SHOAL_PSYNC_PER_TEAM psync slots
+ * followed by the scratch of the slot agreement (slot_agree.c).  Blocks 0..3
+ * belong to the predefined teams; the other SHMEM_TEAMS_MAX blocks are handed
+ * out at creation by an AND-reduction over an availability bitmask. */
 #ifndef SHOAL_TEAM_H
 #define SHOAL_TEAM_H
 
@@ -9,17 +15,33 @@
 #include "../sync/split_scratch.h"   /* SHOAL_SPLIT_SCRATCH_BYTES (split-phase barrier's) */
 
 enum { SHOAL_PSYNC_ROUNDS = 32 };    /* dissemination rounds: enough for 2^32 PEs */
-enum { SHOAL_PSYNC_PER_TEAM = 2 };   /* slots per team, so back-to-back collectives need no barrier */
+
+/* psync slots per team, so back-to-back collectives need no barrier.
+ * A build may raise it: -DSHOAL_PSYNC_PER_TEAM=4. */
+#ifndef SHOAL_PSYNC_PER_TEAM
+#define SHOAL_PSYNC_PER_TEAM 2
+#endif
 
 /* One slot of the pSync pool: symmetric scratch at the same offset on every
  * PE.  Flags are written with per-team epochs that only grow, so a slot is
- * never reset. */
+ * never reset while its team lives; team_destroy zeroes it for the next team. */
 struct shoal_psync {
     uint64_t barrier[SHOAL_PSYNC_ROUNDS];
     uint64_t arrive;      /* shared-memory barrier: arrivals counter (on the team's first PE) */
     uint64_t release;     /* shared-memory barrier: epoch released (on the team's first PE) */
     _Alignas(64) char coll[SHOAL_COLL_SCRATCH_BYTES];
     _Alignas(64) char split[SHOAL_SPLIT_SCRATCH_BYTES];
+};
+
+/* Pool blocks of the predefined teams; user teams get the blocks after them. */
+enum {
+    SHOAL_SLOT_WORLD, SHOAL_SLOT_SHARED, SHOAL_SLOT_HOST, SHOAL_SLOT_LEADERS,
+    SHOAL_SLOTS_PREDEFINED
+};
+
+/* Member lookup of a non-triplet team: (world PE, index) sorted by world PE. */
+struct shoal_team_rank {
+    int world, index;
 };
 
 struct shoal_team {
@@ -30,12 +52,28 @@ struct shoal_team {
     bool all_local;         /* every member is load/store reachable from here */
     struct shoal_psync *psync;   /* SHOAL_PSYNC_PER_TEAM consecutive slots */
     uint64_t barrier_epoch; /* barriers completed on this team, by this PE */
-    int num_contexts;
+    int num_contexts;       /* contexts that may exist at once (INT_MAX: predefined teams) */
     void *coll_state;       /* collectives' private per-team state */
     void *split_state;      /* split-phase barrier's private per-team state */
+
+    /* Team layer's own. */
+    int slot;               /* pool block; the same on every member */
+    bool predefined;        /* WORLD, SHARED, HOST, LEADERS: the user never destroys these */
+    uint64_t agree_epoch;   /* slot agreements run with this team as parent; only grows */
+    struct shoal_team_rank *by_world;   /* non-triplet teams: sorted lookup for translate */
+    int ctx_lock;           /* guards the context list (a spin lock: held for a few stores) */
+    int n_ctx, ctx_cap;
+    struct shoal_ctx **ctx; /* contexts created on this team and not yet destroyed */
+    struct shoal_team *live_next, *live_prev;   /* user teams alive on this PE */
 };
 
+/* The predefined teams.  SHARED and HOST hold every PE of my host (a
+ * different object, and a different membership, on each host); LEADERS holds
+ * the lowest world PE of every host and its handle is NULL on other PEs. */
 extern struct shoal_team shoal_team_world;
+extern struct shoal_team shoal_team_shared;
+extern struct shoal_team shoal_team_host;
+extern struct shoal_team *shoal_team_leaders_handle;
 
 /* World PE of member i. */
 SHOAL_INLINE int shoal_team_pe(const struct shoal_team *t, int i)
@@ -43,9 +81,64 @@ SHOAL_INLINE int shoal_team_pe(const struct shoal_team *t, int i)
     return t->members ? t->members[i] : t->start + i * t->stride;
 }
 
-/* Bytes of internal symmetric memory the team layer needs (pSync pool). */
+int shoal_team_index_of_slow(const struct shoal_team *t, int world_pe);
+
+/* Index in t of world PE world_pe, or -1 when it is not a member. */
+SHOAL_INLINE int shoal_team_index_of(const struct shoal_team *t, int world_pe)
+{
+    if (t->members)
+        return shoal_team_index_of_slow(t, world_pe);
+    long d = (long)world_pe - t->start;
+    if (d % t->stride)
+        return -1;
+    long i = d / t->stride;
+    return i >= 0 && i < t->n_pes ? (int)i : -1;
+}
+
+/* Bytes of internal symmetric memory the team layer needs (pSync pool,
+ * colour-split exchange area); init.c reserves them before shoal_teams_init. */
 size_t shoal_teams_internal_bytes(void);
 void shoal_teams_init(void);
+/* Last finalize: frees every team and context left (no communication). */
 void shoal_teams_fini(void);
+
+/* ---- creation (split.c) ---- */
+
+/* One new team as this PE sees it, in parent ranks: members start + i*stride,
+ * or ranks[i] when ranks != NULL.  n_pes == 0 when I am not a member. */
+struct shoal_team_spec {
+    int n_pes, my_pe;
+    int start, stride;
+    const int *ranks;
+    int num_contexts;
+};
+
+/* Creates the teams described by specs[0..n-1] (collective over the whole
+ * parent; every parent member passes the same n).  Teams whose members are
+ * disjoint across PEs may share one spec index (2-D and colour splits): each
+ * spec index gets one pool block.  out[i] is the new team or NULL when I am
+ * not a member.  Returns 0, or -1 on every PE with all out[i] NULL when the
+ * pool has no n blocks free on all members.  routine names the user's call. */
+int shoal_team_create(struct shoal_team *parent, int n, const struct shoal_team_spec *specs,
+                      struct shoal_team **out, const char *routine);
+
+/* Colour split (split_color.c): members of my colour ordered by (key, parent
+ * rank); color < 0 = no team.  Collective over the parent. */
+int shoal_team_split_color(struct shoal_team *parent, int color, int key, int num_contexts,
+                           struct shoal_team **out, const char *routine);
+
+/* Collective over t: completes its traffic, destroys its shareable contexts
+ * (through ctx_free), frees its pool block for reuse and the object. */
+void shoal_team_destroy(struct shoal_team *t, void (*ctx_free)(struct shoal_ctx *));
+
+/* ---- contexts of a team (team.c) ---- */
+/* Adds ctx to t's list; false when t already has num_contexts contexts. */
+bool shoal_team_ctx_add(struct shoal_team *t, struct shoal_ctx *ctx);
+void shoal_team_ctx_remove(struct shoal_team *t, struct shoal_ctx *ctx);
+
+/* Seconds this PE has spent in the bitmask reduction of team creation since
+ * the program started (exported for bench/teams/team_create.c, which finds
+ * it through a weak reference; not in the public headers). */
+SHOAL_EXPORT double shoal_team_bitmask_seconds(void);
 
 #endif

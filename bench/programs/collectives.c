@@ -1,0 +1,357 @@
+/* collectives - latency vs size of barrier, broadcast, sum reduction,
+ * collect, fcollect and alltoall over all PEs (003's collective figures;
+ * the runner repeats it at every PE count asked for, and, for Shoal, once
+ * per algorithm chosen through environment variables).
+ *
+ * OSU method (bench_loop_separated): a barrier before each call (not
+ * timed), each PE times its own call, the figure is the mean over PEs.  Barrier latency is the time
+ * of back-to-back barriers.  --api=teams uses the OpenSHMEM 1.5 team
+ * routines, --api=active-set the 1.4 routines with pSync; the default
+ * takes teams when the library has them.  size is in bytes: per PE for
+ * collect/fcollect, per pair of PEs for alltoall, the whole array for
+ * broadcast and reduce (8-byte longs). */
+#include "bench.h"
+
+enum coll_api { API_ACTIVE_SET, API_TEAMS };
+
+#if BENCH_HAVE_ACTIVE_SET
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define SYNC_SIZE_MAX MAX2(MAX2(SHMEM_REDUCE_SYNC_SIZE, SHMEM_BCAST_SYNC_SIZE), \
+                           MAX2(SHMEM_COLLECT_SYNC_SIZE, SHMEM_ALLTOALL_SYNC_SIZE))
+#define REDUCE_MIN_WRK SHMEM_REDUCE_MIN_WRKDATA_SIZE
+static long psync[2][SYNC_SIZE_MAX];
+#else
+#define REDUCE_MIN_WRK 0
+#endif
+
+struct coll_case {
+    struct bench_ctx *c;
+    enum coll_api api;
+    char *src, *dst;     /* symmetric, big enough for the largest size */
+    long *pwrk[2];       /* symmetric reduction work arrays (active-set API) */
+    size_t size;         /* bytes, see the header comment */
+    int slot;            /* alternating pSync/pWrk set */
+    long barrier_round;  /* for the barrier check */
+};
+
+struct coll_op {
+    const char *name;
+    void (*run)(struct coll_case *k);     /* one call on every PE */
+    void (*verify)(struct coll_case *k);  /* one checked call */
+    size_t max_size[3];                   /* per mode: verify, quick, full */
+};
+
+static size_t n_longs(const struct coll_case *k)
+{
+    return k->size / sizeof(long);
+}
+
+/* ---- one call of each collective, in either API ------------------------ */
+
+static void run_barrier(struct coll_case *k)
+{
+    (void)k;
+    shmem_barrier_all();
+}
+
+static void run_broadcast(struct coll_case *k)
+{
+#if BENCH_HAVE_TEAMS
+    if (k->api == API_TEAMS) {
+        shmem_broadcastmem(SHMEM_TEAM_WORLD, k->dst, k->src, k->size, 0);
+        return;
+    }
+#endif
+#if BENCH_HAVE_ACTIVE_SET
+    shmem_broadcast64(k->dst, k->src, n_longs(k), 0, 0, 0, k->c->npes, psync[k->slot ^= 1]);
+#endif
+}
+
+static void run_reduce(struct coll_case *k)
+{
+#if BENCH_HAVE_TEAMS
+    if (k->api == API_TEAMS) {
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, (long *)k->dst, (long *)k->src, n_longs(k));
+        return;
+    }
+#endif
+#if BENCH_HAVE_ACTIVE_SET
+    k->slot ^= 1;
+    shmem_long_sum_to_all((long *)k->dst, (long *)k->src, (int)n_longs(k), 0, 0, k->c->npes,
+                          k->pwrk[k->slot], psync[k->slot]);
+#endif
+}
+
+static void run_collect(struct coll_case *k)
+{
+#if BENCH_HAVE_TEAMS
+    if (k->api == API_TEAMS) {
+        shmem_collectmem(SHMEM_TEAM_WORLD, k->dst, k->src, k->size);
+        return;
+    }
+#endif
+#if BENCH_HAVE_ACTIVE_SET
+    shmem_collect64(k->dst, k->src, n_longs(k), 0, 0, k->c->npes, psync[k->slot ^= 1]);
+#endif
+}
+
+static void run_fcollect(struct coll_case *k)
+{
+#if BENCH_HAVE_TEAMS
+    if (k->api == API_TEAMS) {
+        shmem_fcollectmem(SHMEM_TEAM_WORLD, k->dst, k->src, k->size);
+        return;
+    }
+#endif
+#if BENCH_HAVE_ACTIVE_SET
+    shmem_fcollect64(k->dst, k->src, n_longs(k), 0, 0, k->c->npes, psync[k->slot ^= 1]);
+#endif
+}
+
+static void run_alltoall(struct coll_case *k)
+{
+#if BENCH_HAVE_TEAMS
+    if (k->api == API_TEAMS) {
+        shmem_alltoallmem(SHMEM_TEAM_WORLD, k->dst, k->src, k->size);
+        return;
+    }
+#endif
+#if BENCH_HAVE_ACTIVE_SET
+    shmem_alltoall64(k->dst, k->src, n_longs(k), 0, 0, k->c->npes, psync[k->slot ^= 1]);
+#endif
+}
+
+/* ---- checked calls --------------------------------------------------------- */
+
+static unsigned seed_of(const struct coll_case *k, int pe, int block)
+{
+    return (unsigned)(k->size * 5 + (size_t)pe * 131 + (size_t)block * 7);
+}
+
+/* Each PE leaves a token in its right neighbour before the barrier; after
+ * it, the token from the left neighbour must be there. */
+static void verify_barrier(struct coll_case *k)
+{
+    struct bench_ctx *c = k->c;
+    long *token = (long *)k->dst;
+    long round = ++k->barrier_round;
+    int left = (c->me + c->npes - 1) % c->npes;
+    shmem_barrier_all();
+    shmem_long_p(token, round * 1000 + c->me, (c->me + 1) % c->npes);
+    shmem_barrier_all();
+    bench_check(c, *token == round * 1000 + left, "barrier: token %ld, expected %ld", *token,
+                round * 1000 + left);
+    shmem_barrier_all();
+}
+
+static void verify_broadcast(struct coll_case *k)
+{
+    struct bench_ctx *c = k->c;
+    memset(k->dst, 0, k->size);
+    bench_fill(k->src, k->size, seed_of(k, 0, 0));
+    shmem_barrier_all();
+    run_broadcast(k);
+    shmem_barrier_all();
+    if (c->me != 0 || k->api == API_TEAMS)  /* 1.4: the root's dst is untouched */
+        bench_check(c, bench_first_mismatch(k->dst, k->size, seed_of(k, 0, 0)) < 0,
+                    "broadcast of %zu bytes: wrong data", k->size);
+}
+
+static void verify_reduce(struct coll_case *k)
+{
+    struct bench_ctx *c = k->c;
+    long *src = (long *)k->src, *dst = (long *)k->dst, n = c->npes;
+    long bad = -1;
+    for (size_t i = 0; i < n_longs(k); i++)
+        src[i] = c->me * 3 + (long)i;
+    shmem_barrier_all();
+    run_reduce(k);
+    shmem_barrier_all();
+    for (size_t i = 0; i < n_longs(k) && bad < 0; i++)
+        if (dst[i] != 3 * n * (n - 1) / 2 + n * (long)i)
+            bad = (long)i;
+    bench_check(c, bad < 0, "sum reduce of %zu longs: element %ld is %ld, expected %ld",
+                n_longs(k), bad, bad < 0 ? 0 : dst[bad], 3 * n * (n - 1) / 2 + n * bad);
+}
+
+/* collect and fcollect: block p of the result is PE p's contribution. */
+static void verify_gather(struct coll_case *k, void (*run)(struct coll_case *), const char *name)
+{
+    struct bench_ctx *c = k->c;
+    bench_fill(k->src, k->size, seed_of(k, c->me, 0));
+    memset(k->dst, 0, k->size * (size_t)c->npes);
+    shmem_barrier_all();
+    run(k);
+    shmem_barrier_all();
+    for (int pe = 0; pe < c->npes; pe++)
+        bench_check(c, bench_first_mismatch(k->dst + k->size * pe, k->size, seed_of(k, pe, 0)) < 0,
+                    "%s of %zu bytes: block of PE %d wrong", name, k->size, pe);
+}
+
+static void verify_collect(struct coll_case *k)
+{
+    verify_gather(k, run_collect, "collect");
+}
+
+static void verify_fcollect(struct coll_case *k)
+{
+    verify_gather(k, run_fcollect, "fcollect");
+}
+
+/* Block j of PE i's source goes to block i of PE j's result. */
+static void verify_alltoall(struct coll_case *k)
+{
+    struct bench_ctx *c = k->c;
+    for (int j = 0; j < c->npes; j++)
+        bench_fill(k->src + k->size * j, k->size, seed_of(k, c->me, j));
+    memset(k->dst, 0, k->size * (size_t)c->npes);
+    shmem_barrier_all();
+    run_alltoall(k);
+    shmem_barrier_all();
+    for (int i = 0; i < c->npes; i++)
+        bench_check(c,
+                    bench_first_mismatch(k->dst + k->size * i, k->size, seed_of(k, i, c->me)) < 0,
+                    "alltoall of %zu bytes: block from PE %d wrong", k->size, i);
+}
+
+/* ---- timing ----------------------------------------------------------------- */
+
+struct coll_loop {
+    struct coll_case *k;
+    const struct coll_op *op;
+};
+
+static void call_once(void *arg)
+{
+    struct coll_loop *l = arg;
+    l->op->run(l->k);
+}
+
+static double loop_back_to_back(void *arg, long iters)
+{
+    struct coll_loop *l = arg;
+    double t0;
+    shmem_barrier_all();
+    t0 = bench_now();
+    for (long i = 0; i < iters; i++)
+        l->op->run(l->k);
+    return bench_now() - t0;
+}
+
+static void measure(struct coll_case *k, const struct coll_op *op)
+{
+    struct bench_ctx *c = k->c;
+    struct coll_loop l = { k, op };
+    struct bench_separated sep = { call_once, &l, 0.0, 0, 0 };
+    long max_iters = bench_by_mode(&c->o, 2, 100000, 500000);
+    struct bench_timing t;
+    double mean_us;
+    if (op->run == run_barrier) {  /* back-to-back: a barrier cannot be separated by barriers */
+        t = bench_measure(c, loop_back_to_back, &l, max_iters);
+        mean_us = bench_mean_over_pes(c, t.seconds / t.iters * 1e6);
+    } else {
+        t = bench_measure(c, bench_loop_separated, &sep, max_iters);
+        mean_us = bench_separated_mean_us(c, &sep);
+    }
+    bench_emit(c, op->name, "", k->size, "latency_us", mean_us, t.iters);
+    op->verify(k);
+}
+
+static const struct coll_op coll_ops[] = {
+    { "barrier", run_barrier, verify_barrier, { 8, 8, 8 } },
+    { "broadcast", run_broadcast, verify_broadcast, { 4096, 1 << 20, 4 << 20 } },
+    { "reduce", run_reduce, verify_reduce, { 4096, 512 << 10, 8 << 20 } },
+    { "collect", run_collect, verify_collect, { 1024, 64 << 10, 1 << 20 } },
+    { "fcollect", run_fcollect, verify_fcollect, { 1024, 64 << 10, 1 << 20 } },
+    { "alltoall", run_alltoall, verify_alltoall, { 1024, 64 << 10, 256 << 10 } },
+};
+#define N_COLL_OPS (sizeof coll_ops / sizeof coll_ops[0])
+
+static size_t max_size_of(const struct bench_ctx *c, const struct coll_op *op)
+{
+    size_t max = op->max_size[c->o.mode];
+    return c->o.max_size && c->o.max_size < max ? c->o.max_size : max;
+}
+
+static void sweep(struct coll_case *k, const struct coll_op *op)
+{
+    struct bench_ctx *c = k->c;
+    size_t max = max_size_of(c, op);
+    size_t min = c->o.min_size > sizeof(long) ? c->o.min_size / sizeof(long) * sizeof(long)
+                                              : sizeof(long);
+    if (min > max)
+        min = max;
+    for (k->size = min; k->size <= max; k->size = bench_next_size(&c->o, k->size, max)) {
+        measure(k, op);
+        if (k->size >= max)
+            break;
+    }
+}
+
+/* ---- set-up --------------------------------------------------------------- */
+
+static enum coll_api choose_api(struct bench_ctx *c)
+{
+    const char *want = bench_arg_str(c->o.argc, c->o.argv, "api");
+    if (want && strcmp(want, "active-set") == 0 && BENCH_HAVE_ACTIVE_SET)
+        return API_ACTIVE_SET;
+    if (want && strcmp(want, "teams") == 0 && BENCH_HAVE_TEAMS)
+        return API_TEAMS;
+    if (want && strcmp(want, "auto") != 0 && c->me == 0)
+        fprintf(stderr, "collectives: --api=%s not available, using the default\n", want);
+    return BENCH_HAVE_TEAMS ? API_TEAMS : API_ACTIVE_SET;
+}
+
+static void allocate(struct coll_case *k, const char *only)
+{
+    struct bench_ctx *c = k->c;
+    size_t bytes = 0, reduce_longs = 0;
+    for (size_t i = 0; i < N_COLL_OPS; i++) {
+        size_t max = max_size_of(c, &coll_ops[i]);
+        if (only && strcmp(only, coll_ops[i].name) != 0)
+            continue;
+        if (max * (size_t)c->npes > bytes)
+            bytes = max * (size_t)c->npes;
+        if (coll_ops[i].run == run_reduce)
+            reduce_longs = max / sizeof(long);
+    }
+    k->src = shmem_malloc(bytes);
+    k->dst = shmem_malloc(bytes);
+    for (int s = 0; s < 2; s++)  /* 1.4 rule: max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) */
+        k->pwrk[s] = shmem_malloc(sizeof(long) * (reduce_longs / 2 + 1 + REDUCE_MIN_WRK));
+    if (!k->src || !k->dst || !k->pwrk[0] || !k->pwrk[1]) {
+        fprintf(stderr, "collectives: shmem_malloc of 2 x %zu bytes failed\n", bytes);
+        shmem_global_exit(2);
+    }
+    memset(k->src, 0, bytes);
+#if BENCH_HAVE_ACTIVE_SET
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < SYNC_SIZE_MAX; i++)
+            psync[s][i] = SHMEM_SYNC_VALUE;
+#endif
+    shmem_barrier_all();
+}
+
+int main(int argc, char **argv)
+{
+    struct bench_ctx c;
+    struct coll_case k = { 0 };
+    const char *only;
+
+    bench_init(&c, "collectives", argc, argv);
+    only = bench_arg_str(argc, argv, "op");  /* measure a single collective */
+    k.c = &c;
+    k.api = choose_api(&c);
+    bench_tag_str(&c.tags, "api", k.api == API_TEAMS ? "teams" : "active-set");
+    allocate(&k, only);
+    for (size_t i = 0; i < N_COLL_OPS; i++)
+        if ((!only || strcmp(only, coll_ops[i].name) == 0) &&
+            !bench_skip_requested(&c, coll_ops[i].name, ""))
+            sweep(&k, &coll_ops[i]);
+    shmem_barrier_all();
+    shmem_free(k.src);
+    shmem_free(k.dst);
+    shmem_free(k.pwrk[0]);
+    shmem_free(k.pwrk[1]);
+    return bench_finish(&c);
+}

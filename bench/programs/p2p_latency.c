@@ -1,0 +1,277 @@
+/* p2p_latency - OSU-style point-to-point latency between PE 0 and PE 1
+ * (003: "PE 0 issues shmem_putmem ... then calls shmem_quiet; PE 1 waits on
+ * shmem_barrier"), for put/get, blocking and nbi, 1 B - 4 MiB, on heap and
+ * on global (static) buffers; shmem_long_p / shmem_long_g; and a one-way
+ * ping-pong latency to hold against the machine's cache-line ping-pong.
+ *
+ * Every figure is followed by a data check of the same operation.  Other
+ * PEs (np > 2) idle in barriers; with one PE, PE 0 talks to itself. */
+#include "bench.h"
+
+#define MAX_MSG_SIZE ((size_t)4 << 20)
+
+/* Global buffers: symmetric because they are static data, the second
+ * kind of symmetric object besides the heap. */
+static char static_src[MAX_MSG_SIZE];
+static char static_dst[MAX_MSG_SIZE];
+static long static_word;
+static long pingpong_flag;
+
+struct p2p_case {
+    struct bench_ctx *c;
+    int partner;       /* the PE PE 0 talks to */
+    char *src, *dst;   /* symmetric buffers of the variant measured */
+    long *word;        /* symmetric long for p/g */
+    const char *variant; /* "heap" or "static", for messages */
+    size_t size;
+    long pingpong_round;
+};
+
+static double loop_put(void *arg, long iters)
+{
+    struct p2p_case *k = arg;
+    double t0;
+    shmem_barrier_all();
+    t0 = bench_now();
+    if (k->c->me == 0)
+        for (long i = 0; i < iters; i++) {
+            shmem_putmem(k->dst, k->src, k->size, k->partner);
+            shmem_quiet();
+        }
+    return bench_now() - t0;
+}
+
+static double loop_put_nbi(void *arg, long iters)
+{
+    struct p2p_case *k = arg;
+    double t0;
+    shmem_barrier_all();
+    t0 = bench_now();
+    if (k->c->me == 0)
+        for (long i = 0; i < iters; i++) {
+            shmem_putmem_nbi(k->dst, k->src, k->size, k->partner);
+            shmem_quiet();
+        }
+    return bench_now() - t0;
+}
+
+static double loop_get(void *arg, long iters)
+{
+    struct p2p_case *k = arg;
+    double t0;
+    shmem_barrier_all();
+    t0 = bench_now();
+    if (k->c->me == 0)
+        for (long i = 0; i < iters; i++)
+            shmem_getmem(k->dst, k->src, k->size, k->partner);
+    return bench_now() - t0;
+}
+
+static double loop_get_nbi(void *arg, long iters)
+{
+    struct p2p_case *k = arg;
+    double t0;
+    shmem_barrier_all();
+    t0 = bench_now();
+    if (k->c->me == 0)
+        for (long i = 0; i < iters; i++) {
+            shmem_getmem_nbi(k->dst, k->src, k->size, k->partner);
+            shmem_quiet();
+        }
+    return bench_now() - t0;
+}
+
+static double loop_p(void *arg, long iters)
+{
+    struct p2p_case *k = arg;
+    double t0;
+    shmem_barrier_all();
+    t0 = bench_now();
+    if (k->c->me == 0)
+        for (long i = 0; i < iters; i++) {
+            shmem_long_p(k->word, i, k->partner);
+            shmem_quiet();
+        }
+    return bench_now() - t0;
+}
+
+static double loop_g(void *arg, long iters)
+{
+    struct p2p_case *k = arg;
+    volatile long sink = 0;  /* keeps the loads from being optimised away */
+    double t0;
+    shmem_barrier_all();
+    t0 = bench_now();
+    if (k->c->me == 0)
+        for (long i = 0; i < iters; i++)
+            sink += shmem_long_g(k->word, k->partner);
+    (void)sink;
+    return bench_now() - t0;
+}
+
+/* PE 0 writes round r into the partner's flag and waits for the partner
+ * to write r back: two one-way trips per round.  Written so that it also
+ * works when PE 0 is its own partner. */
+static double loop_pingpong(void *arg, long iters)
+{
+    struct p2p_case *k = arg;
+    int me = k->c->me;
+    double t0;
+    shmem_barrier_all();
+    t0 = bench_now();
+    for (long i = 0; i < iters; i++) {
+        long round = ++k->pingpong_round;
+        if (me == 0)
+            shmem_long_p(&pingpong_flag, round, k->partner);
+        if (me == k->partner) {
+            shmem_long_wait_until(&pingpong_flag, SHMEM_CMP_GE, round);
+            shmem_long_p(&pingpong_flag, round, 0);
+        }
+        if (me == 0)
+            shmem_long_wait_until(&pingpong_flag, SHMEM_CMP_GE, round);
+    }
+    return bench_now() - t0;
+}
+
+/* ---- verification: one more transfer of a fresh pattern, checked ---- */
+
+static void verify_put(struct p2p_case *k, int nbi, unsigned seed)
+{
+    struct bench_ctx *c = k->c;
+    if (c->me == 0) {
+        bench_fill(k->src, k->size, seed);
+        if (nbi)
+            shmem_putmem_nbi(k->dst, k->src, k->size, k->partner);
+        else
+            shmem_putmem(k->dst, k->src, k->size, k->partner);
+        shmem_quiet();
+    }
+    shmem_barrier_all();
+    if (c->me == k->partner)
+        bench_check(c, bench_first_mismatch(k->dst, k->size, seed) < 0, "%s %s of %zu bytes: wrong data",
+                    nbi ? "put_nbi" : "put", k->variant, k->size);
+    shmem_barrier_all();
+}
+
+static void verify_get(struct p2p_case *k, int nbi, unsigned seed)
+{
+    struct bench_ctx *c = k->c;
+    if (c->me == k->partner)
+        bench_fill(k->src, k->size, seed);
+    shmem_barrier_all();
+    if (c->me == 0) {
+        memset(k->dst, 0, k->size);
+        if (nbi) {
+            shmem_getmem_nbi(k->dst, k->src, k->size, k->partner);
+            shmem_quiet();
+        } else {
+            shmem_getmem(k->dst, k->src, k->size, k->partner);
+        }
+        bench_check(c, bench_first_mismatch(k->dst, k->size, seed) < 0,
+                    "%s %s of %zu bytes: wrong data", nbi ? "get_nbi" : "get", k->variant,
+                    k->size);
+    }
+    shmem_barrier_all();
+}
+
+static void verify_p_and_g(struct p2p_case *k, long value)
+{
+    struct bench_ctx *c = k->c;
+    if (c->me == 0) {
+        shmem_long_p(k->word, value, k->partner);
+        shmem_quiet();
+        bench_check(c, shmem_long_g(k->word, k->partner) == value, "p then g of %ld", value);
+    }
+    shmem_barrier_all();
+    if (c->me == k->partner)
+        bench_check(c, *k->word == value, "p: partner holds %ld, expected %ld", *k->word, value);
+    shmem_barrier_all();
+}
+
+/* ---- sweeps ------------------------------------------------------------ */
+
+static void emit_latency(struct p2p_case *k, const char *op, const char *variant,
+                         struct bench_timing t)
+{
+    bench_emit(k->c, op, variant, k->size, "latency_us", t.seconds / t.iters * 1e6, t.iters);
+}
+
+static void sweep_sizes(struct p2p_case *k, const char *variant)
+{
+    k->variant = variant;
+    struct bench_ctx *c = k->c;
+    size_t min, max;
+    long max_iters = bench_by_mode(&c->o, 2, 200000, 1000000);
+    bench_size_range(&c->o, 1, bench_by_mode(&c->o, 64 << 10, MAX_MSG_SIZE, MAX_MSG_SIZE),
+                     &min, &max);
+    for (k->size = min; k->size <= max; k->size = bench_next_size(&c->o, k->size, max)) {
+        unsigned seed = (unsigned)k->size * 13u;
+        emit_latency(k, "put", variant, bench_measure(c, loop_put, k, max_iters));
+        verify_put(k, 0, seed + 1);
+        emit_latency(k, "put_nbi", variant, bench_measure(c, loop_put_nbi, k, max_iters));
+        verify_put(k, 1, seed + 2);
+        emit_latency(k, "get", variant, bench_measure(c, loop_get, k, max_iters));
+        verify_get(k, 0, seed + 3);
+        emit_latency(k, "get_nbi", variant, bench_measure(c, loop_get_nbi, k, max_iters));
+        verify_get(k, 1, seed + 4);
+        if (k->size == max)
+            break;
+    }
+}
+
+static void single_word_ops(struct p2p_case *k, const char *variant)
+{
+    struct bench_ctx *c = k->c;
+    long max_iters = bench_by_mode(&c->o, 2, 1000000, 5000000);
+    k->size = sizeof(long);
+    emit_latency(k, "p", variant, bench_measure(c, loop_p, k, max_iters));
+    emit_latency(k, "g", variant, bench_measure(c, loop_g, k, max_iters));
+    verify_p_and_g(k, 4242 + c->npes);
+}
+
+static void pingpong(struct p2p_case *k)
+{
+    struct bench_ctx *c = k->c;
+    struct bench_timing t = bench_measure(c, loop_pingpong, k,
+                                          bench_by_mode(&c->o, 2, 1000000, 5000000));
+    k->size = sizeof(long);
+    /* one round = two one-way trips */
+    bench_emit(c, "pingpong", "static", k->size, "latency_us", t.seconds / t.iters / 2 * 1e6,
+               t.iters);
+    shmem_barrier_all();
+    bench_check(c, pingpong_flag == k->pingpong_round || (c->me != 0 && c->me != k->partner),
+                "ping-pong flag %ld after %ld rounds", pingpong_flag, k->pingpong_round);
+}
+
+int main(int argc, char **argv)
+{
+    struct bench_ctx c;
+    struct p2p_case k = { 0 };
+    char *heap_src, *heap_dst;
+    long *heap_word;
+
+    bench_init(&c, "p2p_latency", argc, argv);
+    heap_src = shmem_malloc(MAX_MSG_SIZE);
+    heap_dst = shmem_malloc(MAX_MSG_SIZE);
+    heap_word = shmem_malloc(sizeof(long));
+    if (!heap_src || !heap_dst || !heap_word) {
+        fprintf(stderr, "p2p_latency: shmem_malloc of 2 x %zu bytes failed\n", MAX_MSG_SIZE);
+        shmem_global_exit(2);
+    }
+    k.c = &c;
+    k.partner = c.npes > 1 ? 1 : 0;
+
+    pingpong(&k);
+    k.src = heap_src, k.dst = heap_dst, k.word = heap_word;
+    single_word_ops(&k, "heap");
+    sweep_sizes(&k, "heap");
+    k.src = static_src, k.dst = static_dst, k.word = &static_word;
+    single_word_ops(&k, "static");
+    sweep_sizes(&k, "static");
+
+    shmem_barrier_all();
+    shmem_free(heap_src);
+    shmem_free(heap_dst);
+    shmem_free(heap_word);
+    return bench_finish(&c);
+}

@@ -1,0 +1,1 @@
+"""The Shoal benchmark runner (bench/run).  See bench/README.md."""

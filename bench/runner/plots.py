@@ -1,0 +1,128 @@
+"""PNG plots with matplotlib: every figure family measured over sizes
+(latency / bandwidth vs size, one line per library and operation), and the
+collectives against the PE count."""
+
+import os
+from collections import defaultdict
+from typing import Dict, List, Tuple
+
+from .results import Collection
+
+LINE_STYLES = ["-", "--", ":", "-."]
+
+
+def load_pyplot():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        return None
+
+
+def size_families(coll: Collection) -> Dict[Tuple, Dict[Tuple[str, str], List[Tuple[int, float]]]]:
+    """(bench, metric, variant, pes, label) -> (library, op) -> [(size, median)]."""
+    families: Dict[Tuple, Dict[Tuple[str, str], List[Tuple[int, float]]]] = defaultdict(
+        lambda: defaultdict(list))
+    for fig in coll.figures.values():
+        bench, op, variant, size, metric, pes, label = fig.key
+        for lib in fig.values:
+            families[(bench, metric, variant, pes, label)][(lib, op)].append(
+                (size, fig.stats(lib)["median"]))
+    return families
+
+
+def file_name(*parts) -> str:
+    text = "_".join(str(p) for p in parts if p not in ("", None))
+    return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in text) + ".png"
+
+
+def plot_vs_size(plt, out_dir: str, family: Tuple, lines, libs: List[str]) -> str:
+    bench, metric, variant, pes, label = family
+    fig, ax = plt.subplots(figsize=(8, 5))
+    ops = sorted({op for _, op in lines})
+    for (lib, op), points in sorted(lines.items()):
+        points.sort()
+        style = LINE_STYLES[libs.index(lib) % len(LINE_STYLES)] if lib in libs else "-"
+        ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o", markersize=3,
+                label="%s %s" % (lib, op), color="C%d" % (ops.index(op) % 10))
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("size (bytes)")
+    ax.set_ylabel(metric)
+    ax.set_title("%s %s, %d PEs %s" % (bench, variant, pes, label))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    name = file_name(bench, metric, variant, "np%d" % pes, label)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, name), dpi=90)
+    plt.close(fig)
+    return name
+
+
+def plot_collectives_vs_pes(plt, out_dir: str, coll: Collection, libs: List[str]) -> List[str]:
+    """One panel per collective: latency against PE count, one line per
+    library and size (the smallest and the largest size measured)."""
+    series = defaultdict(lambda: defaultdict(list))  # op -> (lib, size) -> [(pes, median)]
+    for fig in coll.figures.values():
+        bench, op, variant, size, metric, pes, label = fig.key
+        if bench != "collectives" or label or metric != "latency_us":
+            continue
+        for lib in fig.values:
+            series[op][(lib, size)].append((pes, fig.stats(lib)["median"]))
+    if not series or len({p for s in series.values() for l in s.values() for p, _ in l}) < 2:
+        return []
+    ops = sorted(series)
+    fig, axes = plt.subplots(2, (len(ops) + 1) // 2, figsize=(12, 7), squeeze=False)
+    for ax, op in zip(axes.flat, ops):
+        sizes = sorted({size for _, size in series[op]})
+        for (lib, size), points in sorted(series[op].items()):
+            if size not in (sizes[0], sizes[-1]):
+                continue
+            points.sort()
+            style = LINE_STYLES[libs.index(lib) % len(LINE_STYLES)] if lib in libs else "-"
+            ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o",
+                    label="%s %d B" % (lib, size), color="C%d" % sizes.index(size))
+        ax.set_title(op)
+        ax.set_xlabel("PEs")
+        ax.set_ylabel("latency (us)")
+        ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(ops):]:
+        ax.axis("off")
+    fig.tight_layout()
+    name = "collectives_vs_pes.png"
+    fig.savefig(os.path.join(out_dir, name), dpi=90)
+    plt.close(fig)
+    return [name]
+
+
+def add_memcpy_reference(families) -> None:
+    """Draw the machine's memcpy line on the bandwidth plots, the limit
+    a put between PEs of one host can reach."""
+    memcpy = [lines for (bench, *_), lines in families.items() if bench == "machine_memcpy"]
+    if not memcpy:
+        return
+    for (bench, metric, *_), lines in families.items():
+        if bench in ("p2p_bandwidth", "multipair") and metric == "bandwidth_MBps":
+            lines[("machine", "memcpy")] = list(memcpy[0].get(("machine", "memcpy"), []))
+
+
+def make_all(coll: Collection, libs: List[str], out_dir: str) -> List[str]:
+    """Write the PNGs; returns their file names (empty without matplotlib)."""
+    plt = load_pyplot()
+    if plt is None:
+        return []
+    os.makedirs(out_dir, exist_ok=True)
+    names = []
+    families = size_families(coll)
+    add_memcpy_reference(families)
+    for family, lines in sorted(families.items()):
+        # a family is worth a plot when some operation has three sizes or more
+        lines = {k: v for k, v in lines.items() if len({s for s, _ in v}) >= 3}
+        if lines:
+            names.append(plot_vs_size(plt, out_dir, family, lines, libs + ["machine"]))
+    names += plot_collectives_vs_pes(plt, out_dir, coll, libs)
+    return names

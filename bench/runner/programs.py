@@ -1,0 +1,96 @@
+"""The table of benchmark programs: what to build, at which PE counts to run
+each one, with which arguments and environment, and what it needs.
+
+This table is the suite's extension point: a new experiment is one C file
+under programs/ plus one Program row here.  Programs that only make sense
+with Shoal-specific features (shmemx_* calls, Shoal environment variables)
+set needs={"shoal"}; the runner then builds and runs them for Shoal only.
+"""
+
+from dataclasses import dataclass
+from typing import List, Tuple
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way of running a program: extra arguments and environment.
+
+    label names the variant in results ("" for the plain run); it becomes
+    part of every figure's key so that variants are never mixed up."""
+    label: str = ""
+    args: Tuple[str, ...] = ()
+    env: Tuple[Tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Program:
+    name: str                 # executable name; source is <dir>/<name>.c
+    summary: str              # one line for --list and the report
+    kind: str = "shmem"       # "shmem": built with each library's oshcc, run with its oshrun
+                              # "machine": plain C, built with cc, run once per repetition
+    pes: str = "each"         # "each": every --np value; "two": 2 PEs only (pairwise tests)
+    heap: str = "256M"        # SHMEM_SYMMETRIC_SIZE for every library, so all get the same
+    variants: Tuple[Variant, ...] = (Variant(),)
+    full_variants: Tuple[Variant, ...] = ()   # added in --full mode
+    needs: frozenset = frozenset()            # {"shoal"}: Shoal-only programs
+    per_algorithm: bool = False               # repeat once per --algo-env value (Shoal)
+    ci_pes: Tuple[int, ...] = (1, 2, 3)       # PE counts for --verify-only
+    timeout_s: int = 0                        # 0: the runner's --timeout
+
+    @property
+    def directory(self) -> str:
+        return "machine" if self.kind == "machine" else "programs"
+
+    def variants_for(self, mode: str) -> Tuple[Variant, ...]:
+        return self.variants + (self.full_variants if mode == "full" else ())
+
+
+def _heap(size: str) -> Variant:
+    return Variant(label="heap=" + size, env=(("SHMEM_SYMMETRIC_SIZE", size),))
+
+
+PROGRAMS: List[Program] = [
+    Program("cacheline_pingpong", "machine limit: one-way latency of a cache line between two processes",
+            kind="machine", pes="two"),
+    Program("memcpy_bw", "machine limit: memcpy bandwidth 1 KiB - 64 MiB",
+            kind="machine", pes="two"),
+    Program("p2p_latency", "put/get (blocking, nbi), p/g latency 1 B - 4 MiB, heap and static; ping-pong",
+            pes="two"),
+    Program("p2p_bandwidth", "put/get bandwidth, bidirectional put, message rate, heap and static",
+            pes="two"),
+    Program("atomics", "latency and rate of every AMO, 32 and 64 bit, fetching/non-fetching/nbi",
+            pes="two"),
+    Program("multipair", "n pairs at once: put/get and shmem_ptr store/load latency and bandwidth (004 s4)",
+            ci_pes=(1, 2, 3, 8)),
+    Program("collectives", "barrier, broadcast, sum reduce, collect, fcollect, alltoall vs size",
+            per_algorithm=True, ci_pes=(1, 2, 3, 8)),
+    Program("stream", "STREAM copy/scale/add/triad with a reduction per block, local/putget/shmem_ptr (004 s4.2)"),
+    Program("team_create", "team creation latency, duplicate and halving splits (000 Fig. 3); needs teams"),
+    Program("osu_reduce_teams", "OSU sum reduce: Algorithm 1 (active set) vs 2 (shared+leaders teams) (000 s V-B)",
+            per_algorithm=True),
+    Program("heat2d", "2D heat conduction, row distribution, puts + barriers (003)"),
+    Program("daxpy", "DAXPY with ring shift by put, barrier and sum reduction (003)"),
+    Program("intsort", "NAS IS-style bucket sort: fetch-add reservations + puts (004 s6)"),
+    Program("footprint", "resident memory per PE of hello world + barrier + collect (003)",
+            variants=(_heap("64M"), _heap("256M")), full_variants=(_heap("1G"),), heap=""),
+]
+
+
+def by_name(names: List[str]) -> List[Program]:
+    """The programs named, in table order; all of them for an empty list."""
+    if not names:
+        return list(PROGRAMS)
+    known = {p.name: p for p in PROGRAMS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise SystemExit("unknown program(s): %s (see --list)" % ", ".join(unknown))
+    return [p for p in PROGRAMS if p.name in names]
+
+
+# Direction of each metric: the ratio column and the targets need to know
+# whether a bigger number is better.
+HIGHER_IS_BETTER = {"bandwidth_MBps", "rate_Mops", "rate_Mkeys_per_s"}
+
+
+def higher_is_better(metric: str) -> bool:
+    return metric in HIGHER_IS_BETTER

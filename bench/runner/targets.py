@@ -1,0 +1,165 @@
+"""The performance targets of the benchmark issue, checked against the
+figures of one run.
+
+Every target compares Shoal with either the peer (the first other library,
+Open MPI by default) or the machine reference measured in the same run.
+A target is "met", "NOT met", or "n/a" with the reason (Shoal or the peer
+not run, PE count not asked for, figure missing)."""
+
+from typing import Callable, List, Optional
+
+from .execute import ACCEPTABLE
+from .results import Collection, Figure
+
+PATHOLOGICAL_FACTOR = 5.0  # Shoal this many times worse than the peer is pathological
+
+
+def find(coll: Collection, bench, op, variant, size, metric, pes, label="") -> Optional[Figure]:
+    return coll.figures.get((bench, op, variant, size, metric, pes, label))
+
+
+def median(fig: Optional[Figure], lib: str) -> Optional[float]:
+    st = fig.stats(lib) if fig else None
+    return st["median"] if st else None
+
+
+def row(target: str, requirement: str, status: str, shoal=None, reference=None, ratio=None,
+        detail: str = "") -> dict:
+    return {"target": target, "requirement": requirement, "status": status, "shoal": shoal,
+            "reference": reference, "ratio": ratio, "detail": detail}
+
+
+def status_of(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+class Checker:
+    def __init__(self, coll: Collection, shoal: Optional[str], peer: Optional[str],
+                 pes_run: List[int]):
+        self.coll, self.shoal, self.peer, self.pes_run = coll, shoal, peer, pes_run
+
+    def missing(self, needs_peer: bool, pes: int) -> Optional[str]:
+        if not self.shoal:
+            return "n/a (Shoal not run)"
+        if needs_peer and not self.peer:
+            return "n/a (no peer library)"
+        if pes not in self.pes_run:
+            return "n/a (%d PEs not run; add it to --np)" % pes
+        return None
+
+    # ---- one figure against the peer -----------------------------------------
+
+    def versus_peer(self, target: str, fig_args: tuple, max_ratio: float,
+                    requirement: str) -> dict:
+        """Shoal's median / peer's median <= max_ratio (lower-is-better metrics)."""
+        why = self.missing(True, fig_args[5])
+        if why:
+            return row(target, requirement, why)
+        fig = find(self.coll, *fig_args)
+        s, p = median(fig, self.shoal), median(fig, self.peer)
+        if s is None or p is None:
+            return row(target, requirement, "n/a (figure missing: %s)" % "/".join(map(str, fig_args[:5])))
+        return row(target, requirement, status_of(s / p <= max_ratio), s, p, s / p)
+
+    # ---- the worst of many figures against the peer --------------------------
+
+    def worst_versus_peer(self, target: str, select: Callable[[Figure], bool], pes: int,
+                          min_speedup: float, requirement: str) -> dict:
+        why = self.missing(True, pes)
+        if why:
+            return row(target, requirement, why)
+        worst, worst_fig = None, None
+        for fig in self.coll.figures.values():
+            if fig.field("pes") != pes or not select(fig):
+                continue
+            sp = fig.speedup(self.shoal, self.peer)
+            if sp is not None and (worst is None or sp < worst):
+                worst, worst_fig = sp, fig
+        if worst is None:
+            return row(target, requirement, "n/a (no figure measured by both)")
+        return row(target, requirement, status_of(worst >= min_speedup),
+                   median(worst_fig, self.shoal), median(worst_fig, self.peer),
+                   median(worst_fig, self.shoal) / median(worst_fig, self.peer),
+                   "worst: " + describe(worst_fig))
+
+    # ---- against the machine reference -------------------------------------
+
+    def versus_machine(self, target: str, shoal_fig: tuple, machine_fig: tuple,
+                       requirement: str, ok: Callable[[float], bool]) -> dict:
+        why = self.missing(False, shoal_fig[5])
+        if why:
+            return row(target, requirement, why)
+        s = median(find(self.coll, *shoal_fig), self.shoal)
+        m = median(find(self.coll, *machine_fig), "machine")
+        if s is None or m is None:
+            return row(target, requirement, "n/a (figure missing)")
+        return row(target, requirement, status_of(ok(s / m)), s, m, s / m, "reference: machine")
+
+    # ---- nothing pathological ------------------------------------------------
+
+    def nothing_pathological(self, pes: int) -> dict:
+        target = "no pathological case, %d PEs" % pes
+        requirement = ("every Shoal run ends and verifies; no figure more than %gx worse than "
+                       "the peer" % PATHOLOGICAL_FACTOR)
+        why = self.missing(True, pes)
+        if why:
+            return row(target, requirement, why)
+        bad_runs = [r for r in self.coll.runs if r["library"] == self.shoal and r["pes"] == pes
+                    and r["status"] not in ACCEPTABLE]
+        worst = self.worst_versus_peer(target, lambda f: True, pes, 1.0 / PATHOLOGICAL_FACTOR,
+                                       requirement)
+        if bad_runs:
+            worst["status"] = "NOT met"
+            worst["detail"] = "%d run(s) failed: %s; %s" % (
+                len(bad_runs), ", ".join("%s %s" % (r["program"], r["status"]) for r in bad_runs[:4]),
+                worst.get("detail", ""))
+        return worst
+
+
+def describe(fig: Figure) -> str:
+    bench, op, variant, size, metric, pes, label = fig.key
+    text = "%s %s%s %s B %s" % (bench, op, "/" + variant if variant else "", size, metric)
+    return text + (" [%s]" % label if label else "")
+
+
+def is_collective(fig: Figure) -> bool:
+    return fig.field("bench") == "collectives" and not fig.field("label")
+
+
+def evaluate(coll: Collection, shoal: Optional[str], peer: Optional[str],
+             pes_run: List[int]) -> List[dict]:
+    c = Checker(coll, shoal, peer, pes_run)
+    lat, nb = "latency_us", "no worse than the peer (ratio <= 1.0)"
+    rows = [
+        c.versus_peer("put latency, 8 B heap, 2 PEs", ("p2p_latency", "put", "heap", 8, lat, 2), 1.0, nb),
+        c.versus_peer("get latency, 8 B heap, 2 PEs", ("p2p_latency", "get", "heap", 8, lat, 2), 1.0, nb),
+        c.versus_peer("p latency (long), 2 PEs", ("p2p_latency", "p", "heap", 8, lat, 2), 1.0, nb),
+        c.versus_peer("g latency (long), 2 PEs", ("p2p_latency", "g", "heap", 8, lat, 2), 1.0, nb),
+        c.worst_versus_peer("put/get latency, every size, heap+static, blocking+nbi, 2 PEs",
+                            lambda f: f.field("bench") == "p2p_latency" and f.field("metric") == lat
+                            and f.field("op") in ("put", "get", "put_nbi", "get_nbi"), 2, 1.0, nb),
+        c.worst_versus_peer("AMO latency, every operation, 32+64 bit, 2 PEs",
+                            lambda f: f.field("bench") == "atomics" and f.field("metric") == lat,
+                            2, 1.0, nb),
+        c.versus_machine("ping-pong one-way latency, 2 PEs",
+                         ("p2p_latency", "pingpong", "static", 8, lat, 2),
+                         ("machine_pingpong", "cacheline", "pinned", 64, lat, 2),
+                         "within 1.1x of the cache-line ping-pong", lambda r: r <= 1.1),
+        c.versus_peer("barrier, 2 PEs", ("collectives", "barrier", "", 8, lat, 2), 0.5,
+                      "at least 2x faster than the peer (ratio <= 0.5)"),
+        c.versus_peer("reduce 1 long, 2 PEs", ("collectives", "reduce", "", 8, lat, 2), 0.5,
+                      "at least 2x faster than the peer (ratio <= 0.5)"),
+        c.versus_peer("broadcast 8 B, 2 PEs", ("collectives", "broadcast", "", 8, lat, 2), 0.5,
+                      "at least 2x faster than the peer (ratio <= 0.5)"),
+        c.versus_peer("reduce 64 Ki longs, 2 PEs", ("collectives", "reduce", "", 65536 * 8, lat, 2),
+                      0.5, "at least 2x faster than the peer (ratio <= 0.5)"),
+        c.versus_machine("put bandwidth, 4 MiB heap, 2 PEs",
+                         ("p2p_bandwidth", "put", "heap", 4 << 20, "bandwidth_MBps", 2),
+                         ("machine_memcpy", "memcpy", "private", 4 << 20, "bandwidth_MBps", 1),
+                         ">= 0.9x of memcpy bandwidth", lambda r: r >= 0.9),
+    ]
+    for pes in (4, 8):
+        rows.append(c.worst_versus_peer("collectives, every op and size, %d PEs" % pes, is_collective,
+                                        pes, 2.0, "at least 2x faster than the peer"))
+        rows.append(c.nothing_pathological(pes))
+    return rows

@@ -1,0 +1,227 @@
+/* The typed faces of the collectives: team-based broadcast, collect,
+ * fcollect, alltoall(s), reductions and scans (typed and mem), and the
+ * deprecated active-set forms (broadcast32 ..., *_to_all, shmem_barrier and the
+ * active-set shmem_sync).  Each turns element counts into bytes or a data
+ * type and calls the algorithms behind coll/coll.h. */
+#include "typed.h"
+#include "../coll/coll.h"
+
+/* ---- team-based ---- */
+
+/* The team a collective runs on, or NULL (the call then returns nonzero)
+ * when it is SHMEM_TEAM_INVALID or this PE is not a member. */
+SHOAL_INLINE struct shoal_team *member_team(const char *routine, shmem_team_t team)
+{
+    struct shoal_team *t = shoal_team_of(team);
+    if (SHOAL_DEBUG_ON)
+        shoal_require_init(routine);
+    if (SHOAL_UNLIKELY(!t || t->my_pe < 0)) {
+        if (SHOAL_DEBUG_ON)
+            shoal_warn(routine, "%s; returning -1 (pass a team this PE belongs to)",
+                       t ? "this PE is not a member of the team" : "the team is SHMEM_TEAM_INVALID");
+        return NULL;
+    }
+    return t;
+}
+
+SHOAL_INLINE int broadcast(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes,
+                           int root)
+{
+    struct shoal_team *t = member_team(routine, team);
+    if (!t)
+        return -1;
+    if (SHOAL_DEBUG_ON && (root < 0 || root >= t->n_pes))
+        shoal_fatal(routine, "PE_root %d is not in the team (PEs 0..%d)", root, t->n_pes - 1);
+    return shoal_coll_broadcast(t, dest, source, bytes, root);
+}
+
+SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes,
+                         bool fixed)
+{
+    struct shoal_team *t = member_team(routine, team);
+    if (!t)
+        return -1;
+    return fixed ? shoal_coll_fcollect(t, dest, source, bytes) : shoal_coll_collect(t, dest, source, bytes);
+}
+
+SHOAL_INLINE int alltoall(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes)
+{
+    struct shoal_team *t = member_team(routine, team);
+    return t ? shoal_coll_alltoall(t, dest, source, bytes) : -1;
+}
+
+SHOAL_INLINE int alltoalls(const char *routine, shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t elem, size_t nelems)
+{
+    struct shoal_team *t = member_team(routine, team);
+    return t ? shoal_coll_alltoalls(t, dest, source, dst, sst, elem, nelems) : -1;
+}
+
+SHOAL_INLINE int reduce(const char *routine, shmem_team_t team, enum shoal_op op, enum shoal_dtype dt, void *dest,
+                        const void *source, size_t nreduce)
+{
+    struct shoal_team *t = member_team(routine, team);
+    return t ? shoal_coll_reduce(t, op, dt, dest, source, nreduce) : -1;
+}
+
+SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype dt, void *dest, const void *source,
+                      size_t nelems, bool inclusive)
+{
+    struct shoal_team *t = member_team(routine, team);
+    return t ? shoal_coll_scan(t, dt, dest, source, nelems, inclusive) : -1;
+}
+
+#define COLL_TYPED(T, N)                                                                           \
+    SHOAL_API(int, shmem_##N##_broadcast,                                                          \
+              (shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root))           \
+    {                                                                                              \
+        return broadcast(SHOAL_ROUTINE, team, dest, source, nelems * sizeof(T), PE_root);          \
+    }                                                                                              \
+    SHOAL_API(int, shmem_##N##_collect, (shmem_team_t team, T *dest, const T *source, size_t nelems)) \
+    {                                                                                              \
+        return collect(SHOAL_ROUTINE, team, dest, source, nelems * sizeof(T), false);              \
+    }                                                                                              \
+    SHOAL_API(int, shmem_##N##_fcollect, (shmem_team_t team, T *dest, const T *source, size_t nelems)) \
+    {                                                                                              \
+        return collect(SHOAL_ROUTINE, team, dest, source, nelems * sizeof(T), true);               \
+    }                                                                                              \
+    SHOAL_API(int, shmem_##N##_alltoall, (shmem_team_t team, T *dest, const T *source, size_t nelems)) \
+    {                                                                                              \
+        return alltoall(SHOAL_ROUTINE, team, dest, source, nelems * sizeof(T));                    \
+    }                                                                                              \
+    SHOAL_API(int, shmem_##N##_alltoalls,                                                          \
+              (shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems)) \
+    {                                                                                              \
+        return alltoalls(SHOAL_ROUTINE, team, dest, source, dst, sst, sizeof(T), nelems);          \
+    }
+
+#define REDUCE(T, N, op, OP)                                                                       \
+    SHOAL_API(int, shmem_##N##_##op##_reduce, (shmem_team_t team, T *dest, const T *source, size_t nreduce)) \
+    {                                                                                              \
+        return reduce(SHOAL_ROUTINE, team, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, nreduce);    \
+    }
+#define REDUCE_BIT(T, N) REDUCE(T, N, and, AND) REDUCE(T, N, or, OR) REDUCE(T, N, xor, XOR)
+#define REDUCE_MINMAX(T, N) REDUCE(T, N, max, MAX) REDUCE(T, N, min, MIN)
+#define REDUCE_ARITH(T, N)                                                                         \
+    REDUCE(T, N, sum, SUM)                                                                         \
+    REDUCE(T, N, prod, PROD)                                                                       \
+    SHOAL_API(int, shmem_##N##_sum_inscan, (shmem_team_t team, T *dest, const T *source, size_t nelems)) \
+    {                                                                                              \
+        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, dest, source, nelems, true);                \
+    }                                                                                              \
+    SHOAL_API(int, shmem_##N##_sum_exscan, (shmem_team_t team, T *dest, const T *source, size_t nelems)) \
+    {                                                                                              \
+        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, dest, source, nelems, false);               \
+    }
+
+SHOAL_API(int, shmem_broadcastmem, (shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root))
+{
+    return broadcast(SHOAL_ROUTINE, team, dest, source, nelems, PE_root);
+}
+
+SHOAL_API(int, shmem_collectmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
+{
+    return collect(SHOAL_ROUTINE, team, dest, source, nelems, false);
+}
+
+SHOAL_API(int, shmem_fcollectmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
+{
+    return collect(SHOAL_ROUTINE, team, dest, source, nelems, true);
+}
+
+SHOAL_API(int, shmem_alltoallmem, (shmem_team_t team, void *dest, const void *source, size_t nelems))
+{
+    return alltoall(SHOAL_ROUTINE, team, dest, source, nelems);
+}
+
+SHOAL_API(int, shmem_alltoallsmem,
+          (shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems))
+{
+    return alltoalls(SHOAL_ROUTINE, team, dest, source, dst, sst, 1, nelems);
+}
+
+/* ---- deprecated active-set forms ---- */
+
+/* PEs PE_start + i * 2^logPE_stride, i < PE_size, must all exist. */
+static struct shoal_active_set active_set(const char *routine, int start, int logstride, int size, long *psync)
+{
+    if (SHOAL_DEBUG_ON) {
+        shoal_require_init(routine);
+        long last = start + (long)(size - 1) * (1L << logstride);
+        if (start < 0 || size < 1 || logstride < 0 || logstride > 30 || last >= shoal.n_pes)
+            shoal_fatal(routine, "the active set (PE_start %d, logPE_stride %d, PE_size %d) names PEs "
+                        "outside 0..%d", start, logstride, size, shoal.n_pes - 1);
+    }
+    return (struct shoal_active_set){.start = start, .logstride = logstride, .size = size, .psync = psync};
+}
+
+#define AS_PARAMS int PE_start, int logPE_stride, int PE_size, long *pSync
+#define AS(routine) active_set(routine, PE_start, logPE_stride, PE_size, pSync)
+
+SHOAL_API(void, shmem_barrier, (AS_PARAMS))
+{
+    struct shoal_active_set as = AS(SHOAL_ROUTINE);
+    shoal_quiet(&shoal_ctx_default);
+    shoal_coll_barrier_as(&as);
+}
+
+SHOAL_API(void, shmem_sync, (AS_PARAMS))
+{
+    struct shoal_active_set as = AS(SHOAL_ROUTINE);
+    shoal_coll_barrier_as(&as);
+}
+
+/* broadcast32 moves 4-byte elements, broadcast64 8-byte ones. */
+#define AS_SIZED(bits)                                                                             \
+    SHOAL_API(void, shmem_broadcast##bits,                                                         \
+              (void *dest, const void *source, size_t nelems, int PE_root, AS_PARAMS))             \
+    {                                                                                              \
+        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        shoal_coll_broadcast_as(&as, dest, source, nelems * (bits / 8), PE_root);                  \
+    }                                                                                              \
+    SHOAL_API(void, shmem_collect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
+    {                                                                                              \
+        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        shoal_coll_collect_as(&as, dest, source, nelems * (bits / 8));                             \
+    }                                                                                              \
+    SHOAL_API(void, shmem_fcollect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
+    {                                                                                              \
+        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        shoal_coll_fcollect_as(&as, dest, source, nelems * (bits / 8));                            \
+    }                                                                                              \
+    SHOAL_API(void, shmem_alltoall##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
+    {                                                                                              \
+        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        shoal_coll_alltoall_as(&as, dest, source, nelems * (bits / 8));                            \
+    }                                                                                              \
+    SHOAL_API(void, shmem_alltoalls##bits,                                                         \
+              (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, AS_PARAMS)) \
+    {                                                                                              \
+        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        shoal_coll_alltoalls_as(&as, dest, source, dst, sst, bits / 8, nelems);                    \
+    }
+AS_SIZED(32)
+AS_SIZED(64)
+
+#define TO_ALL(T, N, op, OP)                                                                       \
+    SHOAL_API(void, shmem_##N##_##op##_to_all,                                                     \
+              (T *dest, const T *source, int nreduce, int PE_start, int logPE_stride, int PE_size, T *pWrk, \
+               long *pSync))                                                                       \
+    {                                                                                              \
+        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        shoal_coll_reduce_as(&as, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, (size_t)nreduce, pWrk); \
+    }
+#define TO_ALL_BIT(T, N) TO_ALL(T, N, and, AND) TO_ALL(T, N, or, OR) TO_ALL(T, N, xor, XOR)
+#define TO_ALL_MINMAX(T, N) TO_ALL(T, N, max, MAX) TO_ALL(T, N, min, MIN)
+#define TO_ALL_ARITH(T, N) TO_ALL(T, N, sum, SUM) TO_ALL(T, N, prod, PROD)
+
+#define SHOAL_TYPE(T, N, F)                                                                        \
+    SHOAL_IF(RMA, F)(COLL_TYPED, T, N)                                                             \
+    SHOAL_IF(RBIT, F)(REDUCE_BIT, T, N)                                                            \
+    SHOAL_IF(RMINMAX, F)(REDUCE_MINMAX, T, N)                                                      \
+    SHOAL_IF(RARITH, F)(REDUCE_ARITH, T, N)                                                        \
+    SHOAL_IF(ASBIT, F)(TO_ALL_BIT, T, N)                                                           \
+    SHOAL_IF(ASMINMAX, F)(TO_ALL_MINMAX, T, N)                                                     \
+    SHOAL_IF(ASARITH, F)(TO_ALL_ARITH, T, N)
+#include "../core/types.def"
+#undef SHOAL_TYPE

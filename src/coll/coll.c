@@ -1,0 +1,291 @@
+/* The collectives' entry points (called by the typed API wrappers): set up
+ * the call on the team's next pSync slot, or on an active set's pSync, ask
+ * select.c for an algorithm, run it.  Zero-length calls return at once on
+ * every member alike (the length is the same everywhere), and one-member
+ * teams just copy. */
+#include "coll_internal.h"
+
+enum { ACTIVE_MIN_WRK = 16 };   /* SHMEM_REDUCE_MIN_WRKDATA_SIZE */
+
+/* Below this many bytes recursive doubling exchanges copies through
+ * scratch (one latency per step); above it, and when the team shares
+ * memory, partners reduce in each other's dest ("left computes"). */
+static const size_t RECDBL_LS_BYTES = 16384;
+
+static bool spans_hosts(struct shoal_team *t)
+{
+    if (t->n_pes < 3 || (t->all_local && coll_fake_hosts == 0))
+        return false;
+    const struct coll_hosts *h = coll_team_hosts(t);
+    return h->n_hosts > 1 && h->n_hosts < t->n_pes;
+}
+
+static struct coll_shape shape_of(const struct coll_call *c, size_t bytes)
+{
+    return (struct coll_shape){.n = c->n, .bytes = bytes, .shm = c->shm, .scratch = c->buf_bytes};
+}
+
+/* The same call with its flags moved to another set of words (a phase). */
+static struct coll_call with_flags(const struct coll_call *c, ptrdiff_t shift)
+{
+    struct coll_call p = *c;
+    p.flag += shift;
+    if (p.seen)
+        p.seen += shift;
+    return p;
+}
+
+/* ---- reductions ---- */
+
+void coll_reduce_run(const struct coll_call *c, const struct coll_reduce *r)
+{
+    if (c->n == 1) {
+        if (r->dest != r->src)
+            memcpy(r->dest, r->src, r->count * r->elem);
+        return;
+    }
+    struct coll_shape s = shape_of(c, r->count * r->elem);
+    switch (coll_choose(K_REDUCE, &s)) {
+    case A_FLAT: reduce_flat(c, r); break;
+    case A_RING: reduce_ring(c, r); break;
+    case A_BRUCK: reduce_bruck(c, r); break;
+    case A_RSAG: reduce_rsag(c, r); break;
+    default:
+        if (c->shm && s.bytes > RECDBL_LS_BYTES)
+            reduce_recdbl_ls(c, r);
+        else
+            reduce_recdbl(c, r);
+        break;
+    }
+}
+
+int shoal_coll_reduce(struct shoal_team *t, enum shoal_op op, enum shoal_dtype dt, void *dest, const void *src,
+                      size_t nreduce)
+{
+    struct coll_reduce r = {op, dt, coll_dtype_size(dt), dest, src, nreduce};
+    if (!nreduce)
+        return 0;
+    if (t->n_pes == 1) {
+        if (dest != src)
+            memcpy(dest, src, nreduce * r.elem);
+        return 0;
+    }
+    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_shape s = shape_of(&c, nreduce * r.elem);
+    s.multi_host = spans_hosts(t);
+    if (coll_choose(K_REDUCE, &s) == A_HIER)
+        reduce_hier(t, &r);
+    else
+        coll_reduce_run(&c, &r);
+    return 0;
+}
+
+int shoal_coll_scan(struct shoal_team *t, enum shoal_dtype dt, void *dest, const void *src, size_t nelems,
+                    bool inclusive)
+{
+    if (!nelems)
+        return 0;
+    struct coll_call c = coll_team_call(t, BANK_CALL);
+    scan_recdbl(&c, dt, dest, src, nelems, inclusive);
+    return 0;
+}
+
+/* ---- broadcast ---- */
+
+static void bcast_run(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest)
+{
+    struct coll_shape s = shape_of(c, n);
+    switch (coll_choose(K_BCAST, &s)) {
+    case A_LINEAR: bcast_linear(c, dest, src, n, root, root_dest); break;
+    case A_SCATTER_ALLGATHER:
+        if (root_dest) {
+            bcast_scatter_allgather(c, dest, src, n, root);
+            break;
+        }
+        __attribute__((fallthrough));   /* an active-set root's dest must stay untouched */
+    default: bcast_binomial(c, dest, src, n, root, root_dest); break;
+    }
+}
+
+int shoal_coll_broadcast(struct shoal_team *t, void *dest, const void *src, size_t nbytes, int root)
+{
+    if (!nbytes)
+        return 0;
+    if (t->n_pes == 1) {
+        if (dest != src)
+            memcpy(dest, src, nbytes);
+        return 0;
+    }
+    struct coll_call c = coll_team_call(t, BANK_CALL);
+    bcast_run(&c, dest, src, nbytes, root, true);
+    return 0;
+}
+
+/* ---- collect / fcollect ---- */
+
+static void collect_run(const struct coll_call *c, enum coll_kind k, const struct coll_blocks *b, size_t avg)
+{
+    struct coll_shape s = shape_of(c, avg);
+    switch (coll_choose(k, &s)) {
+    case A_LINEAR: collect_linear(c, b); break;
+    case A_RING: collect_ring(c, b); break;
+    case A_RECDBL: collect_recdbl(c, b); break;
+    default: collect_bruck(c, b); break;
+    }
+}
+
+int shoal_coll_fcollect(struct shoal_team *t, void *dest, const void *src, size_t nbytes)
+{
+    if (!nbytes)
+        return 0;
+    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_blocks b = {.dest = dest, .mine = src, .len0 = nbytes};
+    collect_run(&c, K_FCOLLECT, &b, nbytes);
+    return 0;
+}
+
+/* Offsets from every member's size, gathered into my scratch. */
+static void offsets_from_sizes(const struct coll_call *sizes, size_t mine, size_t *off, size_t *len)
+{
+    uint64_t *all = (uint64_t *)sizes->buf, me = mine;
+    struct coll_blocks b = {.dest = all, .mine = &me, .len0 = sizeof(uint64_t)};
+    collect_bruck(sizes, &b);
+    size_t at = 0;
+    for (int i = 0; i < sizes->n; i++) {
+        off[i] = at;
+        len[i] = all[i];
+        at += all[i];
+    }
+}
+
+/* Only my own offset, by an exclusive scan: for teams too large to gather
+ * every size into scratch, and active sets (whose pSync holds little). */
+static size_t my_offset(const struct coll_call *scan, size_t mine)
+{
+    uint64_t me = mine, before = 0;
+    scan_recdbl(scan, SHOAL_DT_uint64, &before, &me, 1, false);
+    return before;
+}
+
+int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t nbytes)
+{
+    int P = t->n_pes;
+    if (P == 1) {
+        memcpy(dest, src, nbytes);
+        return 0;
+    }
+    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_call sizes = with_flags(&c, (BANK_SIZES - BANK_CALL) * COLL_NFLAGS);
+    size_t *off = cc_tmp(2 * P * sizeof(size_t), 3), *len = off + P;
+    struct coll_blocks b = {.dest = dest, .mine = src, .off = off, .len = len};
+    if ((size_t)P * sizeof(uint64_t) <= c.buf_bytes) {
+        offsets_from_sizes(&sizes, nbytes, off, len);
+        size_t total = off[P - 1] + len[P - 1];
+        if (total)
+            collect_run(&c, K_COLLECT, &b, total / P);
+        return 0;
+    }
+    off[t->my_pe] = my_offset(&sizes, nbytes);
+    len[t->my_pe] = nbytes;
+    collect_linear(&c, &b);
+    return 0;
+}
+
+/* ---- alltoall ---- */
+
+int shoal_coll_alltoall(struct shoal_team *t, void *dest, const void *src, size_t nbytes)
+{
+    if (!nbytes)
+        return 0;
+    struct coll_call c = coll_team_call(t, BANK_CALL);
+    alltoall_pairwise(&c, dest, src, 1, 1, nbytes, 1);
+    return 0;
+}
+
+int shoal_coll_alltoalls(struct shoal_team *t, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t elem, size_t nelems)
+{
+    if (!nelems)
+        return 0;
+    struct coll_call c = coll_team_call(t, BANK_CALL);
+    alltoall_pairwise(&c, dest, src, dst, sst, elem, nelems);
+    return 0;
+}
+
+/* ---- deprecated active-set forms: flags in the user's pSync, which is
+ * left all SHMEM_SYNC_VALUE on return; scratch in pWrk or the pSync's
+ * second half. ---- */
+
+enum { ACTIVE_PHASE = 32 };   /* flags of a first phase, away from the data phase's */
+
+void shoal_coll_barrier_as(const struct shoal_active_set *as)
+{
+    struct coll_call c = coll_active_barrier_call(as);
+    if (c.n > 1) {
+        struct coll_shape s = {.n = c.n, .shm = false};
+        if (coll_choose(K_BARRIER, &s) == A_TREE)
+            barrier_tree_call(&c);
+        else
+            cc_barrier(&c, 0);
+    }
+}
+
+void shoal_coll_broadcast_as(const struct shoal_active_set *as, void *dest, const void *src, size_t nbytes,
+                             int root)
+{
+    struct coll_call c = coll_active_call(as, NULL, 0);
+    if (nbytes && c.n > 1)
+        bcast_run(&c, dest, src, nbytes, root, false);
+    coll_active_done(&c, as);
+}
+
+void shoal_coll_fcollect_as(const struct shoal_active_set *as, void *dest, const void *src, size_t nbytes)
+{
+    struct coll_call c = coll_active_call(as, NULL, 0);
+    struct coll_blocks b = {.dest = dest, .mine = src, .len0 = nbytes};
+    if (nbytes)
+        collect_run(&c, K_FCOLLECT, &b, nbytes);
+    coll_active_done(&c, as);
+}
+
+void shoal_coll_collect_as(const struct shoal_active_set *as, void *dest, const void *src, size_t nbytes)
+{
+    struct coll_call c = coll_active_call(as, NULL, 0);
+    struct coll_call scan = with_flags(&c, ACTIVE_PHASE);
+    size_t *off = cc_tmp(2 * c.n * sizeof(size_t), 3), *len = off + c.n;
+    off[c.me] = c.n > 1 ? my_offset(&scan, nbytes) : 0;
+    len[c.me] = nbytes;
+    struct coll_blocks b = {.dest = dest, .mine = src, .off = off, .len = len};
+    collect_linear(&c, &b);
+    coll_active_done(&c, as);
+}
+
+void shoal_coll_alltoall_as(const struct shoal_active_set *as, void *dest, const void *src, size_t nbytes)
+{
+    struct coll_call c = coll_active_call(as, NULL, 0);
+    if (nbytes)
+        alltoall_pairwise(&c, dest, src, 1, 1, nbytes, 1);
+    coll_active_done(&c, as);
+}
+
+void shoal_coll_alltoalls_as(const struct shoal_active_set *as, void *dest, const void *src, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t elem, size_t nelems)
+{
+    struct coll_call c = coll_active_call(as, NULL, 0);
+    if (nelems)
+        alltoall_pairwise(&c, dest, src, dst, sst, elem, nelems);
+    coll_active_done(&c, as);
+}
+
+void shoal_coll_reduce_as(const struct shoal_active_set *as, enum shoal_op op, enum shoal_dtype dt, void *dest,
+                          const void *src, size_t nreduce, void *pwrk)
+{
+    size_t elem = coll_dtype_size(dt), wrk = nreduce / 2 + 1;
+    if (wrk < ACTIVE_MIN_WRK)
+        wrk = ACTIVE_MIN_WRK;
+    struct coll_call c = coll_active_call(as, pwrk, wrk * elem);
+    struct coll_reduce r = {op, dt, elem, dest, src, nreduce};
+    if (nreduce)
+        coll_reduce_run(&c, &r);
+    coll_active_done(&c, as);
+}

@@ -1,0 +1,212 @@
+/* What every collective algorithm is written against: a call (who takes
+ * part, which flag words and scratch it may use), counting flags, and the
+ * reduction kernels.  Private to src/coll/.
+ *
+ * Flags count.  A sender adds 1 to a flag word of the receiver (an AMO, or
+ * the signal of a put-with-signal, so it works over any transport); the
+ * receiver waits until the word has reached the number of signals it has
+ * consumed so far plus the ones it expects now.  Two ways to remember what
+ * was consumed:
+ *  - team calls keep the consumed count next to the word, in the PE's own
+ *    copy of the pSync slot, so the slot can pass to a later team unchanged;
+ *  - active-set calls (the user's pSync) take the count back off the word,
+ *    so the pSync is left all SHMEM_SYNC_VALUE (0) on return.
+ * Rule every algorithm keeps: every signal sent to a PE in a call is awaited
+ * by that PE in that call.  Together with "no PE leaves a call before every
+ * member has entered it" (each algorithm's data flow, or an explicit
+ * handshake, guarantees it), alternating between a team's two pSync slots
+ * makes back-to-back collectives safe without extra synchronisation: a
+ * write for call k+2 into slot s can only come from a PE that has left call
+ * k+1, so every member has left call k. */
+#ifndef SHOAL_COLL_INTERNAL_H
+#define SHOAL_COLL_INTERNAL_H
+
+#include "coll.h"
+
+/* ---- layout of the coll[] part of a pSync slot ---- */
+enum {
+    COLL_NFLAGS = 64,   /* flag words per bank (an active-set pSync holds one bank) */
+    COLL_BANKS = 4,     /* whole call, and the phases of a hierarchical one */
+};
+enum coll_bank { BANK_CALL = 0, BANK_HOST = 1, BANK_LEADERS = 2, BANK_SIZES = 3 };
+
+struct coll_area {
+    uint64_t flag[COLL_BANKS][COLL_NFLAGS];   /* written by peers */
+    uint64_t seen[COLL_BANKS][COLL_NFLAGS];   /* consumed so far; touched only by the owner */
+    uint64_t barrier_seen[SHOAL_PSYNC_ROUNDS];
+    uint64_t pad[8];
+    _Alignas(64) char buf[];                  /* receive scratch of the scratch-based algorithms */
+};
+#define COLL_AREA_BUF_BYTES (SHOAL_COLL_SCRATCH_BYTES - sizeof(struct coll_area))
+_Static_assert(sizeof(struct coll_area) + 16384 <= SHOAL_COLL_SCRATCH_BYTES, "coll scratch too small");
+
+/* ---- a call ---- */
+struct coll_call {
+    int n, me;                   /* members, my index */
+    int start, stride;           /* member i is start + i*stride ... */
+    const int *members;          /* ... unless this lists them */
+    uint64_t *flag;              /* COLL_NFLAGS symmetric words */
+    uint64_t *seen;              /* consumed counts, or NULL: take them back off the words */
+    char *buf;                   /* symmetric receive scratch (NULL when none) */
+    size_t buf_bytes;
+    bool shm;                    /* every member load/store reachable: algorithms may use shoal_ptr */
+};
+
+SHOAL_INLINE int cc_pe(const struct coll_call *c, int i)
+{
+    return c->members ? c->members[i] : c->start + i * c->stride;
+}
+
+#define COLL_CTX (&shoal_ctx_default)
+
+/* Tell member i one more thing happened on its flag idx. */
+SHOAL_INLINE void cc_signal(const struct coll_call *c, int i, int idx)
+{
+    static const uint64_t one = 1;
+    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, &c->flag[idx], NULL, &one, NULL, cc_pe(c, i), false);
+}
+
+/* Deliver n bytes to member i's symmetric dst, then signal its flag idx. */
+SHOAL_INLINE void cc_put_signal(const struct coll_call *c, int i, void *dst, const void *src, size_t n, int idx)
+{
+    if (!n) {
+        cc_signal(c, i, idx);
+        return;
+    }
+    shoal_put_signal(COLL_CTX, dst, src, n, &c->flag[idx], 1, SHOAL_SIG_ADD, cc_pe(c, i), false);
+}
+
+SHOAL_INLINE void cc_put(const struct coll_call *c, int i, void *dst, const void *src, size_t n)
+{
+    if (n)
+        shoal_put(COLL_CTX, dst, src, n, cc_pe(c, i), false);
+}
+
+/* Wait for count more signals on my flag idx. */
+void cc_await(const struct coll_call *c, int idx, uint64_t count);
+
+/* Where member i's symmetric object addr is, readable here: a direct pointer
+ * when c->shm, else a copy fetched into tmp. */
+SHOAL_INLINE const void *cc_peer_view(const struct coll_call *c, int i, const void *addr, size_t n, void *tmp)
+{
+    if (c->shm)
+        return shoal_ptr(addr, cc_pe(c, i));
+    if (n)
+        shoal_get(COLL_CTX, tmp, addr, n, cc_pe(c, i), false);
+    return tmp;
+}
+
+/* Dissemination barrier on the call's flags [idx, idx + rounds). */
+void cc_barrier(const struct coll_call *c, int idx);
+int cc_log2_ceil(int n);
+int cc_pow2_floor(int n);
+
+/* Private temporary memory (grows, never shrinks; per thread).  which: 0-2
+ * for algorithms, 3 for offset tables of the callers that compose them. */
+void *cc_tmp(size_t bytes, int which);
+
+/* ---- the call's setup from a team or an active set (group.c) ---- */
+/* Start a collective on team t: the next of its slots, bank b. */
+struct coll_call coll_team_call(struct shoal_team *t, int bank);
+/* The same slot as the last coll_team_call on t, another bank (phases). */
+struct coll_call coll_team_phase(struct shoal_team *t, int bank, const int *pes, int n, int me);
+/* An active set's call: flags in the user's pSync (left as given), scratch
+ * in buf (the reduction's pWrk) or, when NULL, in the second half of pSync. */
+struct coll_call coll_active_call(const struct shoal_active_set *as, void *buf, size_t buf_bytes);
+void coll_active_done(const struct coll_call *c, const struct shoal_active_set *as);
+/* A barrier's call on an active set: words of the pSync no other collective uses. */
+struct coll_call coll_active_barrier_call(const struct shoal_active_set *as);
+
+/* A team's members grouped by host (real hosts, or SHOAL_COLL_FAKE_HOSTS
+ * pseudo-hosts by member index), as world PE lists in team order. */
+struct coll_hosts {
+    int n_hosts;
+    int *host_pes, n_host, my_host_idx;   /* my host's members; my index among them */
+    int *leader_pes, my_leader_idx;       /* first member of each host; my index, or -1 */
+};
+const struct coll_hosts *coll_team_hosts(struct shoal_team *t);
+
+/* ---- reductions (combine.c) ---- */
+size_t coll_dtype_size(enum shoal_dtype dt);
+bool coll_op_valid(enum shoal_op op, enum shoal_dtype dt, bool active_set);
+/* acc[i] = acc[i] op in[i] for count elements. */
+void coll_combine(enum shoal_op op, enum shoal_dtype dt, void *acc, const void *in, size_t count);
+/* out[i] = a[i] op b[i]; out may be a or b. */
+void coll_combine3(enum shoal_op op, enum shoal_dtype dt, void *out, const void *a, const void *b, size_t count);
+
+struct coll_reduce {
+    enum shoal_op op;
+    enum shoal_dtype dt;
+    size_t elem;          /* bytes per element */
+    void *dest;
+    const void *src;
+    size_t count;
+};
+
+/* ---- algorithms: one file each ---- */
+void bcast_linear(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
+void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
+void bcast_scatter_allgather(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
+
+void reduce_flat(const struct coll_call *c, const struct coll_reduce *r);
+void reduce_recdbl(const struct coll_call *c, const struct coll_reduce *r);
+void reduce_recdbl_ls(const struct coll_call *c, const struct coll_reduce *r);
+void reduce_ring(const struct coll_call *c, const struct coll_reduce *r);
+void reduce_bruck(const struct coll_call *c, const struct coll_reduce *r);
+void reduce_rsag(const struct coll_call *c, const struct coll_reduce *r);
+
+/* Collects: block i (member i's) goes to dest + off[i], len[i] bytes.  mine
+ * is my block's source, or NULL when it is already in place in dest. */
+struct coll_blocks {
+    void *dest;
+    const void *mine;
+    const size_t *off, *len;   /* NULL off: equal blocks of len0 bytes */
+    size_t len0;
+};
+SHOAL_INLINE size_t blk_off(const struct coll_blocks *b, int i) { return b->off ? b->off[i] : (size_t)i * b->len0; }
+SHOAL_INLINE size_t blk_len(const struct coll_blocks *b, int i) { return b->len ? b->len[i] : b->len0; }
+/* Bytes of members [i, j) (contiguous in dest). */
+SHOAL_INLINE size_t blk_span(const struct coll_blocks *b, int i, int j)
+{
+    return j > i ? blk_off(b, j - 1) + blk_len(b, j - 1) - blk_off(b, i) : 0;
+}
+void collect_linear(const struct coll_call *c, const struct coll_blocks *b);
+void collect_ring(const struct coll_call *c, const struct coll_blocks *b);
+void collect_recdbl(const struct coll_call *c, const struct coll_blocks *b);
+void collect_bruck(const struct coll_call *c, const struct coll_blocks *b);
+
+void alltoall_pairwise(const struct coll_call *c, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t elem, size_t nelems);
+/* Prefix sums, inclusive or exclusive (member 0's exclusive sum is 0). */
+void scan_recdbl(const struct coll_call *c, enum shoal_dtype dt, void *dest, const void *src, size_t count,
+                 bool inclusive);
+
+/* Elements per chunk of the scratch-based recursive doubling and Bruck. */
+size_t recdbl_chunk(size_t buf_bytes, int n, size_t elem);
+void reduce_hier(struct shoal_team *t, const struct coll_reduce *r);
+/* Run the reduction algorithm the selection picks for call c (no hierarchy). */
+void coll_reduce_run(const struct coll_call *c, const struct coll_reduce *r);
+void barrier_tree_call(const struct coll_call *c);
+
+/* ---- selection (select.c) ---- */
+enum coll_kind { K_BARRIER, K_BCAST, K_REDUCE, K_COLLECT, K_FCOLLECT, K_ALLTOALL, K_KINDS };
+enum coll_alg {
+    A_AUTO, A_SHM, A_DISSEM, A_TREE,                 /* barrier */
+    A_LINEAR, A_BINOMIAL, A_SCATTER_ALLGATHER,       /* broadcast (and linear collect) */
+    A_FLAT, A_RECDBL, A_RING, A_BRUCK, A_RSAG, A_HIER, /* reductions (recdbl/ring/bruck: collects too) */
+    A_PAIRWISE,                                      /* alltoall */
+};
+/* Facts a choice may depend on: equal on every member of the call. */
+struct coll_shape {
+    int n;
+    size_t bytes;          /* per-member payload (whole vector for reductions and broadcasts) */
+    bool shm;              /* load/store reachable */
+    bool multi_host;       /* team spans hosts (or fake hosts) */
+    size_t scratch;        /* receive scratch available */
+};
+enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s);
+const char *coll_alg_name(enum coll_alg a);
+extern int coll_fake_hosts;    /* SHOAL_COLL_FAKE_HOSTS */
+extern bool coll_no_loadstore; /* SHOAL_COLL_NO_LOADSTORE */
+
+#endif

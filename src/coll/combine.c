@@ -1,0 +1,97 @@
+/* Reduction kernels, one per (type, operator) the spec defines, generated
+ * from the type table (core/types.def).  Integer sums and products wrap
+ * (computed in unsigned arithmetic: exact, and no undefined overflow).
+ * Operators a type does not have are compiled harmlessly but never
+ * installed: _Generic maps such types to a stand-in so every branch type-checks. */
+#include <complex.h>
+
+#include "coll_internal.h"
+
+#define RMA (1u << 0)
+#define AMO (1u << 1)
+#define AMOX (1u << 2)
+#define AMOBIT (1u << 3)
+#define RBIT (1u << 4)
+#define RMINMAX (1u << 5)
+#define RARITH (1u << 6)
+#define P2PDEP (1u << 7)
+#define AMOXDEP (1u << 8)
+#define AMODEP (1u << 9)
+#define WAITDEP (1u << 10)
+#define ASBIT (1u << 11)
+#define ASMINMAX (1u << 12)
+#define ASARITH (1u << 13)
+
+#define IS_REAL_FLOAT(x) _Generic((x), float: 1, double: 1, long double: 1, default: 0)
+#define IS_COMPLEX(x) _Generic((x), float _Complex: 1, double _Complex: 1, default: 0)
+/* Comparable stand-in: complex types have no order (and no max/min). */
+#define ORD(x) _Generic((x), float _Complex: 0, double _Complex: 0, default: (x))
+/* Bit-pattern stand-in: floating types have no bitwise operators (and no and/or/xor). */
+#define BITS(x) _Generic((x), float: 0, double: 0, long double: 0, float _Complex: 0, double _Complex: 0, default: (x))
+
+#define WRAP_ADD(T, a, b) ((T)((unsigned long long)(a) + (unsigned long long)(b)))
+#define WRAP_MUL(T, a, b) ((T)((unsigned long long)(a) * (unsigned long long)(b)))
+
+typedef void (*combine_fn)(void *out, const void *a, const void *b, size_t n);
+
+#define KERNEL(T, name, opname, expr)                                                       \
+    __attribute__((optimize("O3"))) static void name##_##opname(void *out_, const void *a_,  \
+                                                               const void *b_, size_t n)    \
+    {                                                                                       \
+        T *out = out_;                                                                      \
+        const T *a = a_, *b = b_;                                                           \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            T x = a[i], y = b[i];                                                           \
+            out[i] = (expr);                                                                \
+        }                                                                                   \
+    }
+
+#define SHOAL_TYPE(T, name, families)                                                                 \
+    KERNEL(T, name, and, (T)(BITS(x) & BITS(y)))                                                      \
+    KERNEL(T, name, or, (T)(BITS(x) | BITS(y)))                                                       \
+    KERNEL(T, name, xor, (T)(BITS(x) ^ BITS(y)))                                                      \
+    KERNEL(T, name, max, ORD(x) < ORD(y) ? y : x)                                                     \
+    KERNEL(T, name, min, ORD(y) < ORD(x) ? y : x)                                                     \
+    KERNEL(T, name, sum, (IS_REAL_FLOAT(x) || IS_COMPLEX(x)) ? (T)(x + y) : WRAP_ADD(T, x, y))        \
+    KERNEL(T, name, prod, (IS_REAL_FLOAT(x) || IS_COMPLEX(x)) ? (T)(x * y) : WRAP_MUL(T, x, y))
+#include "../core/types.def"
+#undef SHOAL_TYPE
+
+struct type_row {
+    size_t size;
+    unsigned families;
+    combine_fn fn[7];
+};
+
+static const struct type_row types[SHOAL_DT_COUNT] = {
+#define SHOAL_TYPE(T, name, families)                                                                  \
+    [SHOAL_DT_##name] = {sizeof(T), (families),                                                        \
+                         {name##_and, name##_or, name##_xor, name##_max, name##_min, name##_sum,       \
+                          name##_prod}},
+#include "../core/types.def"
+#undef SHOAL_TYPE
+};
+
+size_t coll_dtype_size(enum shoal_dtype dt)
+{
+    return types[dt].size;
+}
+
+bool coll_op_valid(enum shoal_op op, enum shoal_dtype dt, bool active_set)
+{
+    unsigned need = op <= SHOAL_OP_XOR ? RBIT : op <= SHOAL_OP_MIN ? RMINMAX : RARITH;
+    if (active_set)
+        need = op <= SHOAL_OP_XOR ? ASBIT : op <= SHOAL_OP_MIN ? ASMINMAX : ASARITH;
+    return (unsigned)dt < SHOAL_DT_COUNT && (types[dt].families & need);
+}
+
+void coll_combine3(enum shoal_op op, enum shoal_dtype dt, void *out, const void *a, const void *b, size_t count)
+{
+    if (count)
+        types[dt].fn[op](out, a, b, count);
+}
+
+void coll_combine(enum shoal_op op, enum shoal_dtype dt, void *acc, const void *in, size_t count)
+{
+    coll_combine3(op, dt, acc, acc, in, count);
+}

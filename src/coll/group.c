@@ -1,0 +1,214 @@
+/* Calls: who takes part and which flags and scratch they use, for team
+ * collectives (the team's two pSync slots, alternating) and for the
+ * deprecated active-set forms (the user's pSync, self-cleaning). */
+#include <stdlib.h>
+
+#include "coll_internal.h"
+
+/* The 128 longs of an active-set pSync: the call's flags, scratch, and the
+ * barrier's own words, so a barrier and another collective may follow each
+ * other on one pSync (as long-standing codes do). */
+enum { ACTIVE_FLAG_WORDS = 64, ACTIVE_SCRATCH_WORDS = 44, ACTIVE_BARRIER_WORD = 108 };
+
+struct coll_team_state {
+    uint64_t calls;     /* collectives begun on this team: picks the slot */
+    int slot;           /* slot of the current call */
+    bool hosts_ready;
+    struct coll_hosts hosts;
+};
+
+static struct coll_team_state *state_of(struct shoal_team *t)
+{
+    if (SHOAL_UNLIKELY(!t->coll_state)) {
+        t->coll_state = calloc(1, sizeof(struct coll_team_state));
+        if (!t->coll_state)
+            shoal_fatal("shmem collective", "out of memory for per-team collective state");
+    }
+    return t->coll_state;
+}
+
+void shoal_coll_team_fini(struct shoal_team *t)
+{
+    struct coll_team_state *st = t->coll_state;
+    if (!st)
+        return;
+    free(st->hosts.host_pes);
+    free(st->hosts.leader_pes);
+    free(st);
+    t->coll_state = NULL;
+}
+
+static bool reachable(const int *pes, int n, int start, int stride)
+{
+    for (int i = 0; i < n; i++)
+        if (!shoal.peers[pes ? pes[i] : start + i * stride].base[SHOAL_SEG_HEAP])
+            return false;
+    return true;
+}
+
+static struct coll_area *area_of(struct shoal_team *t, int slot)
+{
+    return (struct coll_area *)t->psync[slot].coll;
+}
+
+struct coll_call coll_team_call(struct shoal_team *t, int bank)
+{
+    struct coll_team_state *st = state_of(t);
+    st->slot = (int)(st->calls++ % SHOAL_PSYNC_PER_TEAM);
+    struct coll_area *a = area_of(t, st->slot);
+    return (struct coll_call){
+        .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
+        .flag = a->flag[bank], .seen = a->seen[bank], .buf = a->buf, .buf_bytes = COLL_AREA_BUF_BYTES,
+        .shm = t->all_local && !coll_no_loadstore,
+    };
+}
+
+/* Phases of a hierarchical call share its slot; each gets its own flag bank
+ * and half of the scratch, since a leader may receive from other leaders
+ * while its own host is still in the first phase. */
+struct coll_call coll_team_phase(struct shoal_team *t, int bank, const int *pes, int n, int me)
+{
+    struct coll_area *a = area_of(t, state_of(t)->slot);
+    size_t half = (COLL_AREA_BUF_BYTES / 2) & ~(size_t)63;
+    return (struct coll_call){
+        .n = n, .me = me, .members = pes, .flag = a->flag[bank], .seen = a->seen[bank],
+        .buf = a->buf + (bank == BANK_LEADERS ? half : 0), .buf_bytes = half,
+        .shm = reachable(pes, n, 0, 0) && !coll_no_loadstore,
+    };
+}
+
+struct coll_call coll_active_call(const struct shoal_active_set *as, void *buf, size_t buf_bytes)
+{
+    int stride = 1 << as->logstride;
+    uint64_t *words = (uint64_t *)as->psync;
+    struct coll_call c = {
+        .n = as->size, .me = (shoal.my_pe - as->start) / stride, .start = as->start, .stride = stride,
+        .flag = words, .seen = NULL, .buf = buf, .buf_bytes = buf_bytes,
+        .shm = reachable(NULL, as->size, as->start, stride) && !coll_no_loadstore,
+    };
+    if (!buf) {
+        c.buf = (char *)(words + ACTIVE_FLAG_WORDS);
+        c.buf_bytes = ACTIVE_SCRATCH_WORDS * sizeof(uint64_t);
+    }
+    return c;
+}
+
+struct coll_call coll_active_barrier_call(const struct shoal_active_set *as)
+{
+    struct coll_call c = coll_active_call(as, NULL, 0);
+    c.flag = (uint64_t *)as->psync + ACTIVE_BARRIER_WORD;
+    c.buf = NULL;
+    c.buf_bytes = 0;
+    return c;
+}
+
+/* Every signal was consumed (so the flags are back to 0); scratch kept in
+ * the pSync itself is cleared too. */
+void coll_active_done(const struct coll_call *c, const struct shoal_active_set *as)
+{
+    uint64_t *scratch = (uint64_t *)as->psync + ACTIVE_FLAG_WORDS;
+    if ((uint64_t *)c->buf == scratch)
+        memset(scratch, 0, ACTIVE_SCRATCH_WORDS * sizeof(uint64_t));
+}
+
+void cc_await(const struct coll_call *c, int idx, uint64_t count)
+{
+    if (!count)
+        return;
+    uint64_t *w = &c->flag[idx];
+    if (c->seen) {
+        uint64_t want = c->seen[idx] += count;
+        SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) < want);
+        return;
+    }
+    SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) < count);
+    uint64_t back = -count;
+    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, w, NULL, &back, NULL, shoal.my_pe, false);
+}
+
+void cc_barrier(const struct coll_call *c, int idx)
+{
+    for (int d = 1, k = 0; d < c->n; d <<= 1, k++) {
+        cc_signal(c, (c->me + d) % c->n, idx + k);
+        cc_await(c, idx + k, 1);
+    }
+}
+
+int cc_log2_ceil(int n)
+{
+    int k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
+}
+
+int cc_pow2_floor(int n)
+{
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+void *cc_tmp(size_t bytes, int which)
+{
+    static __thread void *mem[4];
+    static __thread size_t cap[4];
+    if (bytes > cap[which]) {
+        size_t want = bytes < 4096 ? 4096 : bytes;
+        void *p = realloc(mem[which], want);
+        if (!p)
+            shoal_fatal("shmem collective", "out of memory for a %zu-byte temporary buffer", want);
+        mem[which] = p;
+        cap[which] = want;
+    }
+    return mem[which];
+}
+
+/* ---- hosts ---- */
+
+static int host_of(const struct shoal_team *t, int i)
+{
+    if (coll_fake_hosts > 0) {
+        int k = coll_fake_hosts < t->n_pes ? coll_fake_hosts : t->n_pes;
+        return (int)((long)i * k / t->n_pes);
+    }
+    return shoal.peers[shoal_team_pe(t, i)].host;
+}
+
+static void build_hosts(const struct shoal_team *t, struct coll_hosts *h)
+{
+    int n = t->n_pes, mine = host_of(t, t->my_pe);
+    int *first_of = malloc(n * sizeof(int));   /* host id of each leader, in order of appearance */
+    h->host_pes = malloc(n * sizeof(int));
+    h->leader_pes = malloc(n * sizeof(int));
+    h->n_hosts = h->n_host = 0;
+    h->my_leader_idx = -1;
+    for (int i = 0; i < n; i++) {
+        int host = host_of(t, i), k = 0;
+        while (k < h->n_hosts && first_of[k] != host)
+            k++;
+        if (k == h->n_hosts) {
+            first_of[k] = host;
+            h->leader_pes[h->n_hosts++] = shoal_team_pe(t, i);
+            if (i == t->my_pe)
+                h->my_leader_idx = k;
+        }
+        if (host == mine) {
+            if (i == t->my_pe)
+                h->my_host_idx = h->n_host;
+            h->host_pes[h->n_host++] = shoal_team_pe(t, i);
+        }
+    }
+    free(first_of);
+}
+
+const struct coll_hosts *coll_team_hosts(struct shoal_team *t)
+{
+    struct coll_team_state *st = state_of(t);
+    if (!st->hosts_ready) {
+        build_hosts(t, &st->hosts);
+        st->hosts_ready = true;
+    }
+    return &st->hosts;
+}

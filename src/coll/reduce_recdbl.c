@@ -1,0 +1,59 @@
+/* Recursive doubling (004 §5.1.2, 000 §IV-D), message form: in step k
+ * partners 2^k apart exchange their partial results and both reduce, so
+ * after log2 P steps everyone has the result; log2 P latencies, the best
+ * for short vectors.  P not a power of two: the first r = P - 2^floor(log2 P)
+ * even members first send their vector to their odd neighbour, and get the
+ * result back from it at the end.  Partials travel into the partner's pSync
+ * scratch, one region per step and chunk parity; longer vectors go in
+ * chunks.  Partners reduce in the same order, so all members get the same
+ * bits.  (reduce_recdbl_ls.c is the load/store form for long vectors.) */
+#include "coll_internal.h"
+
+enum { F_PRE = 0, F_POST = 1, F_STEP = 2 };
+
+/* Elements per chunk when each of 2(L+1) regions gets an equal share; 0 if
+ * the scratch cannot hold even one element per region. */
+size_t recdbl_chunk(size_t buf_bytes, int n, size_t elem)
+{
+    int L = cc_log2_ceil(cc_pow2_floor(n));
+    return buf_bytes / (2 * (size_t)(L + 1)) / elem;
+}
+
+void reduce_recdbl(const struct coll_call *c, const struct coll_reduce *r)
+{
+    int P = c->n, me = c->me, p2 = cc_pow2_floor(P), rem = P - p2, L = cc_log2_ceil(p2);
+    size_t chunk = recdbl_chunk(c->buf_bytes, P, r->elem), region = chunk * r->elem;
+    bool folded = me < 2 * rem && me % 2 == 0, pair = me < 2 * rem && me % 2 == 1;
+    int v = me < 2 * rem ? me / 2 : me - rem;
+    if (!chunk) {   /* a pWrk too small for one element per region */
+        reduce_flat(c, r);
+        return;
+    }
+    if (r->dest != r->src)
+        memcpy(r->dest, r->src, r->count * r->elem);
+    for (size_t o = 0, ci = 0; o < r->count; o += chunk, ci++) {
+        size_t cnt = r->count - o < chunk ? r->count - o : chunk, bytes = cnt * r->elem;
+        char *acc = (char *)r->dest + o * r->elem, *pre = c->buf + (ci & 1) * region;
+        if (folded) {
+            cc_put_signal(c, me + 1, pre, acc, bytes, F_PRE);
+            cc_await(c, F_POST, 1);   /* the result is in my dest */
+            continue;
+        }
+        if (pair) {
+            cc_await(c, F_PRE, 1);
+            coll_combine(r->op, r->dt, acc, pre, cnt);
+        }
+        for (int k = 0; k < L; k++) {
+            int q = v ^ (1 << k), qm = q < rem ? 2 * q + 1 : q + rem;
+            char *in = c->buf + (2 * (size_t)(k + 1) + (ci & 1)) * region;
+            cc_put_signal(c, qm, in, acc, bytes, F_STEP + k);
+            cc_await(c, F_STEP + k, 1);
+            if (q < v)
+                coll_combine3(r->op, r->dt, acc, in, acc, cnt);
+            else
+                coll_combine(r->op, r->dt, acc, in, cnt);
+        }
+        if (pair)
+            cc_put_signal(c, me - 1, acc, acc, bytes, F_POST);
+    }
+}

@@ -1,0 +1,113 @@
+/* Team creation and destruction.
+ *
+ * Creation is collective over the whole parent: every parent member takes
+ * part in the slot agreement (slot_agree.c), members of a new team offering
+ * their free pool blocks and the others offering everything, so the AND is
+ * exactly "free on every member" and every parent member sees the same
+ * answer: success and failure are identical on all PEs.  The agreement also
+ * acts as a barrier over the parent, which colour splits rely on.
+ *
+ * Destruction is collective over the team: after a dissemination barrier
+ * nobody writes into this PE's block any more (each member there reads only
+ * its own flags, and every flag addressed to me arrived before I left), so
+ * the block can be zeroed and offered to the next team. */
+#include <stdlib.h>
+
+#include "team_impl.h"
+#include "../coll/coll.h"
+
+/* Lowest n set bits of bits (only the SHMEM_TEAMS_MAX valid ones) as pool
+ * blocks; returns how many were found. */
+static int lowest_free(const uint64_t *bits, int n, int *slots)
+{
+    int found = 0;
+    for (long b = 0; b < shoal_cfg.teams_max && found < n; b++)
+        if (bits[b / 64] >> (b % 64) & 1)
+            slots[found++] = SHOAL_SLOTS_PREDEFINED + (int)b;
+    return found;
+}
+
+/* Team membership from a parent-relative spec; the triplet of a triplet
+ * parent is computed directly (the fast path). */
+static void set_membership(struct shoal_team *t, const struct shoal_team *parent,
+                           const struct shoal_team_spec *s)
+{
+    if (!s->ranks && !parent->members) {
+        t->n_pes = s->n_pes;
+        t->start = parent->start + s->start * parent->stride;
+        t->stride = s->n_pes > 1 ? parent->stride * s->stride : 1;
+        return;
+    }
+    int *world = malloc(s->n_pes * sizeof *world);
+    for (int i = 0; i < s->n_pes; i++)
+        world[i] = shoal_team_pe(parent, s->ranks ? s->ranks[i] : s->start + i * s->stride);
+    shoal_team_set_members(t, world, s->n_pes);
+}
+
+static struct shoal_team *build(const struct shoal_team *parent, const struct shoal_team_spec *s, int slot)
+{
+    struct shoal_team *t = calloc(1, sizeof *t);
+    set_membership(t, parent, s);
+    t->my_pe = s->my_pe;
+    t->slot = slot;
+    t->psync = shoal_pool_psync(slot);
+    t->num_contexts = s->num_contexts;
+    t->all_local = shoal_team_all_reachable(t);
+    shoal_pool_claim(slot);
+    shoal_team_link(t);
+    return t;
+}
+
+static void report_exhausted(const struct shoal_team *parent, int wanted, const char *routine)
+{
+    if (SHOAL_DEBUG_ON && parent->my_pe == 0)
+        shoal_warn(routine, "out of teams: the new team%s need%s %d pSync block%s free on all %s members, and "
+                   "SHMEM_TEAMS_MAX=%ld teams may exist at once (destroy teams no longer needed, or raise "
+                   "SHMEM_TEAMS_MAX); the call fails on every PE of the parent team",
+                   wanted > 1 ? "s" : "", wanted > 1 ? "" : "s", wanted, wanted > 1 ? "s" : "",
+                   wanted > 1 ? "their" : "its", shoal_cfg.teams_max);
+}
+
+int shoal_team_create(struct shoal_team *parent, int n, const struct shoal_team_spec *specs,
+                      struct shoal_team **out, const char *routine)
+{
+    int w = shoal_pool_words();
+    uint64_t *bits = calloc(w ? w : 1, sizeof *bits);
+    int slots[n];
+    bool member = false;
+    for (int i = 0; i < n; i++) {
+        member |= specs[i].n_pes > 0;
+        out[i] = NULL;
+    }
+    shoal_pool_lock();
+    if (member)
+        shoal_pool_available(bits);
+    else
+        memset(bits, 0xff, w * sizeof *bits);
+    shoal_slot_agree(parent, bits);
+    int found = lowest_free(bits, n, slots);
+    if (found == n)
+        for (int i = 0; i < n; i++)
+            if (specs[i].n_pes > 0)
+                out[i] = build(parent, &specs[i], slots[i]);
+    shoal_pool_unlock();
+    free(bits);
+    if (found < n) {
+        report_exhausted(parent, n, routine);
+        return -1;
+    }
+    return 0;
+}
+
+void shoal_team_destroy(struct shoal_team *t, void (*ctx_free)(struct shoal_ctx *))
+{
+    while (t->n_ctx > 0)
+        ctx_free(t->ctx[t->n_ctx - 1]);   /* removes itself from t's list */
+    shoal_quiet(&shoal_ctx_default);      /* no put of mine may land in the block after it is reused */
+    shoal_barrier_dissem(t);
+    shoal_pool_lock();
+    shoal_team_unlink(t);
+    shoal_pool_release(t->slot);
+    shoal_pool_unlock();
+    shoal_team_free_object(t);
+}

@@ -1,0 +1,39 @@
+/* What the files of the team layer share and nothing else needs. */
+#ifndef SHOAL_TEAM_IMPL_H
+#define SHOAL_TEAM_IMPL_H
+
+#include "team.h"
+
+/* Sets t's membership (n_pes, triplet or member list) from the world PEs of
+ * its members in team order; takes ownership of world. */
+void shoal_team_set_members(struct shoal_team *t, int *world, int n);
+bool shoal_team_all_reachable(const struct shoal_team *t);
+
+/* The list of user teams alive on this PE (finalize frees what is left). */
+void shoal_team_link(struct shoal_team *t);
+void shoal_team_unlink(struct shoal_team *t);
+void shoal_team_free_object(struct shoal_team *t);
+
+void shoal_split_color_fini(void);   /* forgets the colour exchange counters */
+
+/* ---- pSync pool (pool.c) ---- */
+void shoal_pool_init(void);                          /* at init: allocates the pool, all user blocks free */
+void shoal_pool_fini(void);
+struct shoal_psync *shoal_pool_psync(int slot);      /* first psync of block slot */
+uint64_t *shoal_pool_agree_area(int slot);           /* slot agreement scratch of block slot */
+int shoal_pool_words(void);                          /* 64-bit words of the availability bitmask */
+/* This PE's availability bitmask (bit b = user block SHOAL_SLOTS_PREDEFINED + b free). */
+void shoal_pool_available(uint64_t *bits);
+void shoal_pool_claim(int slot);
+void shoal_pool_release(int slot);                   /* zeroes what the next team needs zero, then frees */
+void shoal_pool_lock(void);                          /* serializes team creation on this PE */
+void shoal_pool_unlock(void);
+uint64_t *shoal_pool_color_area(void);               /* colour exchange: (tag, payload) per world PE */
+
+/* ---- slot agreement (slot_agree.c) ---- */
+/* AND-allreduce of bits (shoal_pool_words() words) over the parent team, in
+ * parent's agreement scratch.  Collective over parent. */
+void shoal_slot_agree(struct shoal_team *parent, uint64_t *bits);
+size_t shoal_slot_agree_bytes(void);   /* scratch per pool block */
+
+#endif

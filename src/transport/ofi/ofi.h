@@ -1,0 +1,113 @@
+/* Transport "ofi": PEs on other hosts, over libfabric RDM endpoints.
+ *
+ * Every PE registers its two symmetric segments (globals, heap) and
+ * publishes its endpoint address, keys and segment bases through the
+ * bootstrap.  A remote address is (segment, offset): the offset itself, or
+ * the peer's base plus the offset when the provider wants virtual addresses
+ * (FI_MR_VIRT_ADDR), so ASLR and PIE need nothing special.
+ *
+ * Completion is counted, not queued: each endpoint has a write counter
+ * (puts, non-fetching AMOs) and a read counter (gets, fetching AMOs); quiet
+ * waits until each counter reaches the number of operations issued.  The
+ * CQ only receives errors (selective completion), whose context is the
+ * target PE + 1, so a failure names the PE. */
+#ifndef SHOAL_OFI_H
+#define SHOAL_OFI_H
+
+#include <pthread.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include "../../core/shoal.h"
+
+enum { SHOAL_OFI_ADDR_MAX = 160 };   /* endpoint names: sockaddr_in6 is 28, efa/cxi/opx fit too */
+enum { SHOAL_OFI_OPERANDS = 256 };   /* operand slots for non-blocking fetching AMOs */
+
+/* One endpoint: the default context's, or one per shmem_ctx. */
+struct shoal_ofi_ep {
+    struct fid_ep *ep;
+    struct fid_cq *cq;              /* error completions only */
+    struct fid_cntr *wcntr, *rcntr; /* completed writes / reads */
+    uint64_t writes, reads;         /* operations issued (atomic: THREAD_MULTIPLE) */
+    uint64_t werrs, rerrs;          /* counter errors already reported */
+    /* Operands of non-blocking fetching AMOs must outlive the call. */
+    pthread_mutex_t operand_lock;
+    unsigned operands_used;
+    uint64_t operand[SHOAL_OFI_OPERANDS][2];
+    struct shoal_ofi_ep *next;      /* all endpoints, for finalize */
+};
+
+/* What each PE publishes about itself. */
+struct shoal_ofi_card {
+    uint8_t addr[SHOAL_OFI_ADDR_MAX];
+    uint32_t addrlen;
+    uint64_t key[SHOAL_NSEGS];
+    uint64_t base[SHOAL_NSEGS];
+};
+
+struct shoal_ofi {
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_mr *mr[SHOAL_NSEGS];
+    struct shoal_ofi_ep main_ep;    /* the default context's; peers target this one */
+    struct shoal_ofi_ep *eps;       /* list of every endpoint, main_ep first */
+    pthread_mutex_t eps_lock;
+    fi_addr_t *addr;                /* per world PE */
+    uint64_t *key;                  /* [pe * SHOAL_NSEGS + seg] */
+    uint64_t *base;                 /* remote address of offset 0, same indexing */
+    size_t inject_size;
+    size_t max_msg;
+    bool ordered_writes;            /* provider orders writes and atomics to a target: fence is free */
+    int wait_fd;                    /* main CQ's wait object, -1 when it has none */
+    const char *prov;
+};
+extern struct shoal_ofi shoal_ofi;
+
+/* ofi_init.c */
+int shoal_ofi_init(void);
+void shoal_ofi_fini(void);
+
+/* ofi_ep.c */
+int shoal_ofi_ep_open(struct shoal_ofi_ep *e, bool want_wait_fd);
+void shoal_ofi_ep_close(struct shoal_ofi_ep *e);
+struct shoal_ofi_ep *shoal_ofi_ep_of(struct shoal_ctx *ctx);
+
+/* ofi_rma.c, ofi_amo.c */
+extern const struct shoal_remote_ops shoal_ofi_ops;
+void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
+                   const void *value, const void *cond, int pe, bool nbi);
+bool shoal_ofi_atomics_supported(char *missing, size_t len);
+
+/* ofi_progress.c */
+void shoal_ofi_drain(struct shoal_ofi_ep *e);   /* reads the CQ: drives a manual-progress provider */
+void shoal_ofi_wait_writes(struct shoal_ofi_ep *e, const char *routine);
+void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine);
+void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine);
+void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine, int pe);
+int shoal_ofi_progress_start(void);
+void shoal_ofi_progress_stop(void);
+_Noreturn void shoal_ofi_failed(const char *routine, int pe, const char *what, int err);
+
+/* Remote address of (seg, off) on pe. */
+SHOAL_INLINE uint64_t shoal_ofi_raddr(int pe, int seg, size_t off)
+{
+    return shoal_ofi.base[pe * SHOAL_NSEGS + seg] + off;
+}
+SHOAL_INLINE uint64_t shoal_ofi_key(int pe, int seg)
+{
+    return shoal_ofi.key[pe * SHOAL_NSEGS + seg];
+}
+/* Operation context: the target PE, so an error completion can name it. */
+SHOAL_INLINE void *shoal_ofi_ctx_of(int pe)
+{
+    return (void *)(uintptr_t)(pe + 1);
+}
+
+#endif

@@ -1,0 +1,144 @@
+/* Atomic memory operations through the network.
+ *
+ * When a job spans hosts *every* AMO comes here, also those to PEs on this
+ * host and to this PE itself (shoal.amo_via_network): a word is then only
+ * ever changed atomically by one agent, the target's network endpoint, so
+ * CPU atomics and NIC atomics never race (DESIGN.md, "Atomicity").
+ *
+ * Non-fetching AMOs are injected (the operand is copied at once).  Fetching
+ * ones write into the caller's fetch buffer; a blocking one waits for its
+ * reads, a non-blocking one keeps its operand in a slot of the endpoint
+ * until the next quiet. */
+#include <stdio.h>
+
+#include "ofi.h"
+
+static enum fi_datatype datatype_of(size_t size)
+{
+    switch (size) {
+    case 1: return FI_UINT8;
+    case 2: return FI_UINT16;
+    case 4: return FI_UINT32;
+    default: return FI_UINT64;
+    }
+}
+
+static enum fi_op fi_op_of(enum shoal_amo_op op)
+{
+    switch (op) {
+    case SHOAL_AMO_FETCH: return FI_ATOMIC_READ;
+    case SHOAL_AMO_SET:
+    case SHOAL_AMO_SWAP: return FI_ATOMIC_WRITE;
+    case SHOAL_AMO_CSWAP: return FI_CSWAP;
+    case SHOAL_AMO_ADD: return FI_SUM;
+    case SHOAL_AMO_AND: return FI_BAND;
+    case SHOAL_AMO_OR: return FI_BOR;
+    default: return FI_BXOR;
+    }
+}
+
+static const char *name_of(enum shoal_amo_op op)
+{
+    static const char *const names[] = {"fetch", "set", "swap", "compare_swap", "add", "and", "or", "xor"};
+    return names[op];
+}
+
+/* Where a non-blocking fetching AMO keeps its operands until quiet. */
+static uint64_t *operand_slot(struct shoal_ofi_ep *e, const void *value, const void *cond, size_t size)
+{
+    pthread_mutex_lock(&e->operand_lock);
+    while (e->operands_used == SHOAL_OFI_OPERANDS) {
+        pthread_mutex_unlock(&e->operand_lock);
+        shoal_ofi_wait_reads(e, "shmem_atomic_fetch_nbi");   /* frees every slot */
+        pthread_mutex_lock(&e->operand_lock);
+    }
+    uint64_t *slot = e->operand[e->operands_used++];
+    pthread_mutex_unlock(&e->operand_lock);
+    slot[0] = slot[1] = 0;
+    if (value)
+        memcpy(&slot[0], value, size);
+    if (cond)
+        memcpy(&slot[1], cond, size);
+    return slot;
+}
+
+struct amo_target {
+    fi_addr_t addr;
+    uint64_t raddr, key;
+    enum fi_datatype dt;
+    int pe;
+};
+
+static ssize_t post_amo(struct shoal_ofi_ep *e, const struct amo_target *t, enum shoal_amo_op op,
+                        const void *value, const void *cond, void *fetch)
+{
+    enum fi_op fop = fi_op_of(op);
+    void *ctx = shoal_ofi_ctx_of(t->pe);
+    if (op == SHOAL_AMO_CSWAP)
+        return fi_compare_atomic(e->ep, value, 1, NULL, cond, NULL, fetch, NULL, t->addr, t->raddr, t->key, t->dt,
+                                 fop, ctx);
+    if (fetch)
+        return fi_fetch_atomic(e->ep, value, 1, NULL, fetch, NULL, t->addr, t->raddr, t->key, t->dt, fop, ctx);
+    return fi_inject_atomic(e->ep, value, 1, t->addr, t->raddr, t->key, t->dt, fop);
+}
+
+void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
+                   const void *value, const void *cond, int pe, bool nbi)
+{
+    struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
+    struct amo_target t = {shoal_ofi.addr[pe], shoal_ofi_raddr(pe, seg, off), shoal_ofi_key(pe, seg),
+                           datatype_of(size), pe};
+    static const uint64_t unused_operand;
+    uint64_t scratch_result;
+    if ((op == SHOAL_AMO_FETCH || op == SHOAL_AMO_CSWAP) && !fetch)
+        fetch = &scratch_result, nbi = false;   /* the old value is unwanted, but the op still returns one */
+    if (op == SHOAL_AMO_FETCH)
+        value = &unused_operand;                /* ignored by FI_ATOMIC_READ, yet must point somewhere */
+    if (fetch && nbi) {
+        uint64_t *slot = operand_slot(e, value, cond, size);
+        value = &slot[0];
+        cond = cond ? &slot[1] : NULL;
+    }
+    unsigned tries = 0;
+    ssize_t rc;
+    while ((rc = post_amo(e, &t, op, value, cond, fetch)) == -FI_EAGAIN)
+        shoal_ofi_retry_pause(e, &tries, "shmem_atomic", pe);
+    if (rc != 0) {
+        char what[64];
+        snprintf(what, sizeof what, "atomic %s of %zu bytes", name_of(op), size);
+        shoal_ofi_failed("shmem_atomic", pe, what, (int)rc);
+    }
+    __atomic_fetch_add(fetch ? &e->reads : &e->writes, 1, __ATOMIC_RELEASE);
+    if (fetch && !nbi)
+        shoal_ofi_wait_reads(e, "shmem_atomic");
+}
+
+/* Every operation Shoal issues, on 4- and 8-byte words (1 and 2 bytes are
+ * best effort).  Names the first missing one in missing. */
+bool shoal_ofi_atomics_supported(char *missing, size_t len)
+{
+    static const enum shoal_amo_op ops[] = {SHOAL_AMO_FETCH, SHOAL_AMO_SET, SHOAL_AMO_SWAP, SHOAL_AMO_CSWAP,
+                                            SHOAL_AMO_ADD, SHOAL_AMO_AND, SHOAL_AMO_OR, SHOAL_AMO_XOR};
+    static const size_t sizes[] = {4, 8};
+    for (size_t s = 0; s < 2; s++) {
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+            struct fi_atomic_attr attr;
+            enum shoal_amo_op op = ops[i];
+            uint64_t flags = op == SHOAL_AMO_CSWAP ? FI_COMPARE_ATOMIC
+                             : op == SHOAL_AMO_FETCH || op == SHOAL_AMO_SWAP ? FI_FETCH_ATOMIC : 0;
+            int rc = fi_query_atomic(shoal_ofi.domain, datatype_of(sizes[s]), fi_op_of(op), &attr, flags);
+            if (rc == 0 && !(op == SHOAL_AMO_ADD || op == SHOAL_AMO_AND || op == SHOAL_AMO_OR ||
+                             op == SHOAL_AMO_XOR))
+                continue;
+            if (rc == 0)   /* arithmetic and bitwise ops are also used fetching */
+                rc = fi_query_atomic(shoal_ofi.domain, datatype_of(sizes[s]), fi_op_of(op), &attr,
+                                     FI_FETCH_ATOMIC);
+            if (rc != 0) {
+                snprintf(missing, len, "%s%s on %zu-byte integers", flags ? "fetching " : "", name_of(op),
+                         sizes[s]);
+                return false;
+            }
+        }
+    }
+    return true;
+}

@@ -1,0 +1,304 @@
+/* Bringing the network up when a job spans hosts: pick a provider, open
+ * fabric/domain/address vector/endpoint, register the symmetric segments,
+ * exchange addresses and keys through the bootstrap, check that the other
+ * hosts answer, and install the transport.  Anything missing is reported
+ * in one line with the fix. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <time.h>
+
+#include "ofi.h"
+#include "../../boot/boot.h"
+
+struct shoal_ofi shoal_ofi = {.eps_lock = PTHREAD_MUTEX_INITIALIZER, .wait_fd = -1};
+
+static _Noreturn void init_failed(const char *what, int rc, const char *fix)
+{
+    shoal_fatal("shmem_init", "network transport (libfabric %s): %s: %s; %s",
+                shoal_ofi.prov ? shoal_ofi.prov : "provider", what, fi_strerror(rc < 0 ? -rc : rc), fix);
+}
+
+static const char *requested_provider(void)
+{
+    const char *p = shoal_cfg.ofi_provider;
+    return p && *p ? p : NULL;
+}
+
+static struct fi_info *make_hints(void)
+{
+    struct fi_info *h = fi_allocinfo();
+    h->caps = FI_RMA | FI_ATOMIC;
+    h->mode = 0;   /* we pass no fi_context with operations */
+    h->ep_attr->type = FI_EP_RDM;
+    /* What we can live with: keys the provider picks, virtual addresses,
+     * memory registered per endpoint.  Not FI_MR_LOCAL: sources and
+     * destinations are any user memory. */
+    h->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_ENDPOINT;
+    h->domain_attr->threading = FI_THREAD_SAFE;   /* the progress thread polls while PEs issue */
+    h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;  /* a completed write is visible at the target: quiet */
+    if (requested_provider())
+        h->fabric_attr->prov_name = strdup(requested_provider());
+    return h;
+}
+
+static bool is_loopback(const struct fi_info *i)
+{
+    if (i->addr_format == FI_SOCKADDR_IN && i->src_addr) {
+        const struct sockaddr_in *a = i->src_addr;
+        return (ntohl(a->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (i->addr_format == FI_SOCKADDR_IN6 && i->src_addr) {
+        const struct sockaddr_in6 *a = i->src_addr;
+        return IN6_IS_ADDR_LOOPBACK(&a->sin6_addr) || IN6_IS_ADDR_LINKLOCAL(&a->sin6_addr);
+    }
+    return false;
+}
+
+/* Providers that only reach processes of one machine cannot join hosts. */
+static bool host_local_provider(const struct fi_info *i)
+{
+    const char *p = i->fabric_attr->prov_name;
+    return !strcmp(p, "shm") || !strcmp(p, "sm2") || strstr(p, "shm;") == p;
+}
+
+static struct fi_info *choose_provider(void)
+{
+    struct fi_info *hints = make_hints(), *list = NULL, *pick = NULL;
+    int rc = fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, hints, &list);
+    fi_freeinfo(hints);
+    if (rc != 0 || !list) {
+        const char *asked = requested_provider() ? requested_provider() : getenv("FI_PROVIDER");
+        shoal_fatal("shmem_init", "no libfabric provider%s%s offers reliable-datagram endpoints with RMA and "
+                    "atomics between hosts (%s); %s", asked ? " matching " : "", asked ? asked : "",
+                    fi_strerror(-rc), asked ? "unset SHMEM_OFI_PROVIDER/FI_PROVIDER or name another provider"
+                                            : "install a libfabric provider for this network (Debian's "
+                                              "libfabric1 has tcp)");
+    }
+    for (struct fi_info *i = list; i && !pick; i = i->next)
+        if (!is_loopback(i) && !host_local_provider(i))
+            pick = i;
+    if (!pick)
+        shoal_fatal("shmem_init", "libfabric offers only loopback or single-machine providers here (first: %s "
+                    "on %s); give the hosts a network interface or choose one with FI_TCP_IFACE / "
+                    "SHMEM_OFI_PROVIDER", list->fabric_attr->prov_name, list->domain_attr->name);
+    pick = fi_dupinfo(pick);
+    fi_freeinfo(list);
+    return pick;
+}
+
+static void open_domain(void)
+{
+    struct fi_info *info = shoal_ofi.info;
+    struct fi_av_attr av = {.type = FI_AV_TABLE, .count = (size_t)shoal.n_pes};
+    int rc;
+    if ((rc = fi_fabric(info->fabric_attr, &shoal_ofi.fabric, NULL)) != 0)
+        init_failed("fi_fabric", rc, "check the provider with fi_info");
+    if ((rc = fi_domain(shoal_ofi.fabric, info, &shoal_ofi.domain, NULL)) != 0)
+        init_failed("fi_domain", rc, "check the provider with fi_info");
+    if ((rc = fi_av_open(shoal_ofi.domain, &av, &shoal_ofi.av, NULL)) != 0)
+        init_failed("fi_av_open", rc, "check the provider with fi_info");
+    if ((rc = shoal_ofi_ep_open(&shoal_ofi.main_ep, true)) != 0)
+        init_failed("opening the endpoint", rc, "check the provider with fi_info");
+    if (fi_control(&shoal_ofi.main_ep.cq->fid, FI_GETWAIT, &shoal_ofi.wait_fd) != 0)
+        shoal_ofi.wait_fd = -1;
+    shoal_ofi.inject_size = info->tx_attr->inject_size;
+    shoal_ofi.max_msg = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : ((size_t)1 << 30);
+    if (shoal_ofi.max_msg > ((size_t)1 << 30))
+        shoal_ofi.max_msg = (size_t)1 << 30;
+    shoal_ofi.ordered_writes = (info->tx_attr->msg_order & FI_ORDER_WAW) != 0;
+}
+
+static void check_atomics(void)
+{
+    char missing[96];
+    if (!shoal_ofi_atomics_supported(missing, sizeof missing))
+        shoal_fatal("shmem_init", "libfabric provider %s cannot do %s, which OpenSHMEM needs between hosts; "
+                    "choose another provider with SHMEM_OFI_PROVIDER (e.g. tcp;ofi_rxm or verbs;ofi_rxm)",
+                    shoal_ofi.prov, missing);
+}
+
+static void register_segments(struct shoal_ofi_card *card)
+{
+    uint64_t mode = shoal_ofi.info->domain_attr->mr_mode;
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        int rc = fi_mr_reg(shoal_ofi.domain, shoal.seg_base[s], shoal.seg_size[s], FI_REMOTE_READ | FI_REMOTE_WRITE,
+                           0, (uint64_t)s + 1, 0, &shoal_ofi.mr[s], NULL);
+        if (rc == 0 && (mode & FI_MR_ENDPOINT)) {
+            rc = fi_mr_bind(shoal_ofi.mr[s], &shoal_ofi.main_ep.ep->fid, 0);
+            if (rc == 0)
+                rc = fi_mr_enable(shoal_ofi.mr[s]);
+        }
+        if (rc != 0)
+            init_failed(s == SHOAL_SEG_HEAP ? "registering the symmetric heap" : "registering global data", rc,
+                        "lower SHMEM_SYMMETRIC_SIZE or raise the locked-memory limit (ulimit -l)");
+        card->key[s] = fi_mr_key(shoal_ofi.mr[s]);
+        card->base[s] = (mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)shoal.seg_base[s] : 0;
+    }
+}
+
+static void exchange_cards(struct shoal_ofi_card *mine)
+{
+    int n = shoal.n_pes;
+    size_t len = sizeof mine->addr;
+    int rc = fi_getname(&shoal_ofi.main_ep.ep->fid, mine->addr, &len);
+    if (rc != 0)
+        init_failed("fi_getname (endpoint address longer than 160 bytes?)", rc, "report this provider to Shoal");
+    mine->addrlen = (uint32_t)len;
+    struct shoal_ofi_card *all = calloc(n, sizeof *all);
+    shoal_boot_allgather(mine, all, sizeof *mine);
+    char *names = calloc(n, len);
+    shoal_ofi.addr = calloc(n, sizeof *shoal_ofi.addr);
+    shoal_ofi.key = calloc((size_t)n * SHOAL_NSEGS, sizeof *shoal_ofi.key);
+    shoal_ofi.base = calloc((size_t)n * SHOAL_NSEGS, sizeof *shoal_ofi.base);
+    for (int pe = 0; pe < n; pe++) {
+        if (all[pe].addrlen != len)
+            shoal_fatal("shmem_init", "PE %d uses a different network address format (provider) than PE %d; "
+                        "set the same SHMEM_OFI_PROVIDER/FI_PROVIDER for all PEs", pe, shoal.my_pe);
+        memcpy(names + (size_t)pe * len, all[pe].addr, len);
+        for (int s = 0; s < SHOAL_NSEGS; s++) {
+            shoal_ofi.key[pe * SHOAL_NSEGS + s] = all[pe].key[s];
+            shoal_ofi.base[pe * SHOAL_NSEGS + s] = all[pe].base[s];
+        }
+    }
+    rc = fi_av_insert(shoal_ofi.av, names, (size_t)n, shoal_ofi.addr, 0, NULL);
+    if (rc != n)
+        init_failed("inserting the peers' addresses", rc < 0 ? rc : -FI_EINVAL, "check the provider with fi_info");
+    free(names);
+    free(all);
+}
+
+/* Network address of pe, for messages. */
+static void peer_name(int pe, char *buf, size_t len)
+{
+    uint8_t raw[SHOAL_OFI_ADDR_MAX];
+    size_t rawlen = sizeof raw, l = len;
+    if (fi_av_lookup(shoal_ofi.av, shoal_ofi.addr[pe], raw, &rawlen) != 0 ||
+        !fi_av_straddr(shoal_ofi.av, raw, buf, &l))
+        snprintf(buf, len, "unknown address");
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Read a word from one PE of every later host, so a peer that cannot be
+ * reached is reported now, in one line, rather than as a hang later.  Only
+ * towards later hosts: two PEs connecting to each other at once collide in
+ * rxm, and one of them then waits seconds before retrying. */
+static void probe_hosts(void)
+{
+    struct shoal_ofi_ep *e = &shoal_ofi.main_ep;
+    uint64_t *sink = calloc(shoal.n_hosts, sizeof *sink);
+    int *target = calloc(shoal.n_hosts, sizeof *target), *count = calloc(shoal.n_hosts, sizeof *count);
+    int my_index = 0;   /* my rank among the PEs of my host */
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
+        my_index += pe < shoal.my_pe && shoal.peers[pe].host == shoal.my_host;
+        count[shoal.peers[pe].host]++;
+    }
+    /* Spread the probes: my k-th local peer and I probe different PEs. */
+    for (int h = 0; h < shoal.n_hosts; h++)
+        count[h] = my_index % count[h];
+    for (int pe = 0; pe < shoal.n_pes; pe++)
+        if (count[shoal.peers[pe].host]-- == 0)
+            target[shoal.peers[pe].host] = pe;
+    uint64_t before = fi_cntr_read(e->rcntr);
+    int posted = 0;
+    for (int h = shoal.my_host + 1; h < shoal.n_hosts; h++) {
+        int pe = target[h];
+        ssize_t rc;
+        double start = now_seconds();
+        while ((rc = fi_read(e->ep, &sink[h], sizeof sink[h], NULL, shoal_ofi.addr[pe],
+                             shoal_ofi_raddr(pe, SHOAL_SEG_HEAP, 0), shoal_ofi_key(pe, SHOAL_SEG_HEAP),
+                             shoal_ofi_ctx_of(pe))) == -FI_EAGAIN &&
+               now_seconds() - start < shoal_cfg.ofi_connect_timeout)
+            shoal_ofi_drain(e);
+        if (rc != 0) {
+            char where[128];
+            peer_name(pe, where, sizeof where);
+            shoal_fatal("shmem_init", "cannot reach PE %d (host %d, %s) through libfabric %s: %s; check that "
+                        "the hosts reach each other on that interface (choose it with FI_TCP_IFACE, or the "
+                        "network with SHMEM_OFI_PROVIDER) and that no firewall blocks it",
+                        pe, h, where, shoal_ofi.prov, fi_strerror((int)-rc));
+        }
+        __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
+        posted++;
+    }
+    double start = now_seconds();
+    while (fi_cntr_read(e->rcntr) < before + (uint64_t)posted) {
+        if (fi_cntr_readerr(e->rcntr) > e->rerrs)
+            shoal_ofi_wait_reads(e, "shmem_init");   /* reports the failed PE */
+        shoal_ofi_drain(e);
+        if (now_seconds() - start > shoal_cfg.ofi_connect_timeout) {
+            char where[128];
+            int pe = target[shoal.my_host + 1];
+            peer_name(pe, where, sizeof where);
+            shoal_fatal("shmem_init", "PEs on other hosts (e.g. PE %d at %s) did not answer within %ld s "
+                        "through libfabric %s; check that the hosts reach each other on that interface "
+                        "(FI_TCP_IFACE, SHMEM_OFI_PROVIDER, firewall) or raise SHOAL_OFI_CONNECT_TIMEOUT",
+                        pe, where, shoal_cfg.ofi_connect_timeout, shoal_ofi.prov);
+        }
+        sched_yield();
+    }
+    free(sink);
+    free(target);
+    free(count);
+}
+
+int shoal_ofi_init(void)
+{
+    struct shoal_ofi_card mine = {0};
+    shoal_ofi.info = choose_provider();
+    shoal_ofi.prov = shoal_ofi.info->fabric_attr->prov_name;
+    open_domain();
+    check_atomics();
+    register_segments(&mine);
+    exchange_cards(&mine);
+    double T0 = now_seconds();
+    shoal_ofi_progress_start();
+    probe_hosts();
+    double T1 = now_seconds();
+    shoal_boot_barrier();
+    if (getenv("TMPDBG")) fprintf(stderr, "PE %d probe %.3f barrier %.3f\n", shoal.my_pe, T1 - T0, now_seconds() - T1);   /* progress-driven: everyone's probes are answered before anyone goes on */
+    shoal_ctx_default.net = &shoal_ofi.main_ep;
+    shoal_remote = &shoal_ofi_ops;
+    shoal.amo_via_network = true;
+    return 0;
+}
+
+void shoal_ofi_fini(void)
+{
+    if (!shoal_ofi.domain)
+        return;
+    for (struct shoal_ofi_ep *e = shoal_ofi.eps; e; e = e->next)
+        shoal_ofi_quiet_ep(e, "shmem_finalize");
+    shoal_boot_barrier();   /* every PE's last operations have reached their targets */
+    shoal_ofi_progress_stop();
+    shoal_remote = NULL;
+    shoal_ctx_default.net = NULL;
+    shoal.amo_via_network = false;
+    for (int s = 0; s < SHOAL_NSEGS; s++)
+        if (shoal_ofi.mr[s])
+            fi_close(&shoal_ofi.mr[s]->fid);
+    while (shoal_ofi.eps) {
+        struct shoal_ofi_ep *e = shoal_ofi.eps;
+        shoal_ofi_ep_close(e);   /* unlinks it */
+        if (e != &shoal_ofi.main_ep)
+            free(e);             /* a context the program did not destroy */
+    }
+    fi_close(&shoal_ofi.av->fid);
+    fi_close(&shoal_ofi.domain->fid);
+    fi_close(&shoal_ofi.fabric->fid);
+    fi_freeinfo(shoal_ofi.info);
+    free(shoal_ofi.addr);
+    free(shoal_ofi.key);
+    free(shoal_ofi.base);
+    pthread_mutex_t lock = shoal_ofi.eps_lock;
+    shoal_ofi = (struct shoal_ofi){.eps_lock = lock, .wait_fd = -1};
+}

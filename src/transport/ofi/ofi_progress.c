@@ -1,0 +1,216 @@
+/* Progress and completion.
+ *
+ * Providers with manual data progress (tcp;ofi_rxm, udp;ofi_rxd, shm,
+ * verbs;ofi_rxm for its emulated atomics, efa for emulated RMA/atomics) move
+ * data, including data *arriving* for this PE, only while some thread of
+ * this PE reads the CQ.  Every wait of Shoal reads it through a progress
+ * hook; a PE that computes without calling Shoal is served by a progress
+ * thread that sleeps on the CQ's wait fd (or a short interval when the
+ * provider has none).  SHOAL_OFI_PROGRESS_THREAD=auto starts the thread
+ * only when the provider reports FI_PROGRESS_MANUAL. */
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ofi.h"
+
+static pthread_t thread;
+static bool thread_running;
+static int stop_fd = -1;
+
+_Noreturn void shoal_ofi_failed(const char *routine, int pe, const char *what, int err)
+{
+    if (pe >= 0 && pe < shoal.n_pes)
+        shoal_fatal(routine, "network operation to PE %d (host %d) failed: %s (%s); that PE or its host has "
+                             "probably died or become unreachable", pe, shoal.peers[pe].host, what,
+                    fi_strerror(err < 0 ? -err : err));
+    shoal_fatal(routine, "network operation failed: %s (%s)", what, fi_strerror(err < 0 ? -err : err));
+}
+
+static _Noreturn void report_cq_error(struct shoal_ofi_ep *e, const char *routine)
+{
+    struct fi_cq_err_entry err = {0};
+    char detail[256] = "";
+    if (fi_cq_readerr(e->cq, &err, 0) < 0)
+        shoal_ofi_failed(routine, -1, "error completion that could not be read", FI_EOTHER);
+    fi_cq_strerror(e->cq, err.prov_errno, err.err_data, detail, sizeof detail);
+    shoal_ofi_failed(routine, (int)(uintptr_t)err.op_context - 1, detail[0] ? detail : "error completion",
+                     err.err);
+}
+
+/* Read the CQ: it only ever holds errors (selective completion), and
+ * reading it is what drives a manual-progress provider. */
+void shoal_ofi_drain(struct shoal_ofi_ep *e)
+{
+    struct fi_cq_entry entries[8];
+    ssize_t n = fi_cq_read(e->cq, entries, 8);
+    if (n == -FI_EAVAIL)
+        report_cq_error(e, "shmem (network progress)");
+}
+
+static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *seen, const char *routine)
+{
+    uint64_t errs = fi_cntr_readerr(c);
+    if (SHOAL_LIKELY(errs <= *seen))
+        return;
+    *seen = errs;
+    shoal_ofi_drain(e);   /* names the PE when the CQ has the entry */
+    shoal_ofi_failed(routine, -1, "a remote write, read or atomic completed in error", FI_EIO);
+}
+
+static void pause_briefly(unsigned *spins)
+{
+    if (++*spins < 64)
+        shoal_cpu_relax();
+    else
+        sched_yield();
+}
+
+static void wait_counter(struct shoal_ofi_ep *e, struct fid_cntr *c, const uint64_t *issued, uint64_t *seen,
+                         const char *routine)
+{
+    uint64_t target = __atomic_load_n(issued, __ATOMIC_ACQUIRE);
+    unsigned spins = 0;
+    while (fi_cntr_read(c) < target) {
+        check_errors(e, c, seen, routine);
+        shoal_ofi_drain(e);
+        if (e != &shoal_ofi.main_ep)
+            shoal_poll();   /* the default endpoint serves our peers meanwhile */
+        pause_briefly(&spins);
+    }
+}
+
+void shoal_ofi_wait_writes(struct shoal_ofi_ep *e, const char *routine)
+{
+    wait_counter(e, e->wcntr, &e->writes, &e->werrs, routine);
+}
+
+void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine)
+{
+    wait_counter(e, e->rcntr, &e->reads, &e->rerrs, routine);
+    pthread_mutex_lock(&e->operand_lock);
+    e->operands_used = 0;   /* every fetching AMO is done: its operand slot is free */
+    pthread_mutex_unlock(&e->operand_lock);
+}
+
+void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
+{
+    shoal_ofi_wait_writes(e, routine);
+    shoal_ofi_wait_reads(e, routine);
+}
+
+/* The provider's queue is full (or, for rxm, a connection is being set up):
+ * make progress and try again. */
+void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine, int pe)
+{
+    check_errors(e, e->wcntr, &e->werrs, routine);
+    check_errors(e, e->rcntr, &e->rerrs, routine);
+    shoal_ofi_drain(e);
+    if (e != &shoal_ofi.main_ep)
+        shoal_poll();
+    pause_briefly(tries);
+}
+
+/* ---- progress hook and thread ---- */
+
+static void progress_hook(void *arg)
+{
+    (void)arg;
+    shoal_ofi_drain(&shoal_ofi.main_ep);
+}
+
+/* Traffic arrived while this PE may sleep in a wait: wake it to look. */
+static void wake_own_waiters(void)
+{
+    struct shoal_pe_ctl *c = shoal.my_ctl;
+    if (c && __atomic_load_n(&c->sleepers, __ATOMIC_RELAXED))
+        shoal_ring(shoal.my_pe);
+}
+
+static bool stop_requested(struct pollfd *stop, const struct timespec *timeout)
+{
+    return ppoll(stop, 1, timeout, NULL) > 0 && (stop->revents & POLLIN);
+}
+
+static void *progress_main(void *arg)
+{
+    (void)arg;
+    struct timespec interval = {0, shoal_cfg.ofi_progress_interval_us * 1000L}, now = {0, 0};
+    struct pollfd fds[2] = {{stop_fd, POLLIN, 0}, {shoal_ofi.wait_fd, POLLIN, 0}};
+    struct fid *cq = &shoal_ofi.main_ep.cq->fid;
+    unsigned busy = 0;
+    for (;;) {
+        shoal_ofi_drain(&shoal_ofi.main_ep);
+        if (shoal_ofi.wait_fd < 0) {
+            /* No wait object: poll at a fixed interval. */
+            if (stop_requested(&fds[0], &interval))
+                break;
+            wake_own_waiters();
+            continue;
+        }
+        if (fi_trywait(shoal_ofi.fabric, &cq, 1) != FI_SUCCESS && ++busy < 64) {
+            /* Work is pending: go round again, giving the CPU away in between. */
+            if (stop_requested(&fds[0], &now))
+                break;
+            sched_yield();
+            continue;
+        }
+        busy = 0;
+        int ready = ppoll(fds, 2, &interval, NULL);   /* sleep until traffic or the interval */
+        if (ready > 0 && (fds[0].revents & POLLIN))
+            break;
+        if (ready > 0) {
+            shoal_ofi_drain(&shoal_ofi.main_ep);
+            wake_own_waiters();
+        }
+    }
+    return NULL;
+}
+
+static bool want_thread(void)
+{
+    const char *mode = shoal_cfg.ofi_progress_thread;
+    if (!strcasecmp(mode, "on") || !strcasecmp(mode, "1") || !strcasecmp(mode, "yes"))
+        return true;
+    if (!strcasecmp(mode, "off") || !strcasecmp(mode, "0") || !strcasecmp(mode, "no"))
+        return false;
+    if (strcasecmp(mode, "auto") != 0)
+        shoal_fatal("shmem_init", "SHOAL_OFI_PROGRESS_THREAD=\"%s\": use auto, on or off", mode);
+    return shoal_ofi.info->domain_attr->data_progress != FI_PROGRESS_AUTO;
+}
+
+int shoal_ofi_progress_start(void)
+{
+    shoal_progress_add(progress_hook, NULL);
+    if (!want_thread())
+        return 0;
+    stop_fd = eventfd(0, EFD_CLOEXEC);
+    if (stop_fd < 0 || pthread_create(&thread, NULL, progress_main, NULL) != 0) {
+        shoal_warn("shmem_init", "could not start the network progress thread (%s); remote operations "
+                                 "complete only while the target PE calls Shoal", strerror(errno));
+        return 0;
+    }
+    thread_running = true;
+    return 0;
+}
+
+void shoal_ofi_progress_stop(void)
+{
+    shoal_progress_remove(progress_hook, NULL);
+    if (thread_running) {
+        uint64_t one = 1;
+        if (write(stop_fd, &one, sizeof one) != sizeof one)
+            shoal_warn("shmem_finalize", "could not stop the network progress thread");
+        pthread_join(thread, NULL);
+        thread_running = false;
+    }
+    if (stop_fd >= 0)
+        close(stop_fd);
+    stop_fd = -1;
+}

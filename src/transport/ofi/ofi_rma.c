@@ -1,0 +1,95 @@
+/* Puts and gets to PEs on other hosts.
+ *
+ * Small puts are injected (the source is copied at once); larger ones are
+ * written from the caller's buffer, so a blocking put waits for its writes
+ * to complete before returning (the buffer is the caller's again).  Gets
+ * land directly in the destination; a blocking get waits for its reads. */
+#include "ofi.h"
+
+static size_t chunk_len(size_t n)
+{
+    return n < shoal_ofi.max_msg ? n : shoal_ofi.max_msg;
+}
+
+static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int pe, uint64_t raddr,
+                       uint64_t key)
+{
+    unsigned tries = 0;
+    for (;;) {
+        ssize_t rc = len <= shoal_ofi.inject_size
+                         ? fi_inject_write(e->ep, src, len, shoal_ofi.addr[pe], raddr, key)
+                         : fi_write(e->ep, src, len, NULL, shoal_ofi.addr[pe], raddr, key, shoal_ofi_ctx_of(pe));
+        if (SHOAL_LIKELY(rc == 0))
+            break;
+        if (rc != -FI_EAGAIN)
+            shoal_ofi_failed("shmem_put", pe, "fi_write", (int)rc);
+        shoal_ofi_retry_pause(e, &tries, "shmem_put", pe);
+    }
+    __atomic_fetch_add(&e->writes, 1, __ATOMIC_RELEASE);
+}
+
+static void post_read(struct shoal_ofi_ep *e, char *dst, size_t len, int pe, uint64_t raddr, uint64_t key)
+{
+    unsigned tries = 0;
+    for (;;) {
+        ssize_t rc = fi_read(e->ep, dst, len, NULL, shoal_ofi.addr[pe], raddr, key, shoal_ofi_ctx_of(pe));
+        if (SHOAL_LIKELY(rc == 0))
+            break;
+        if (rc != -FI_EAGAIN)
+            shoal_ofi_failed("shmem_get", pe, "fi_read", (int)rc);
+        shoal_ofi_retry_pause(e, &tries, "shmem_get", pe);
+    }
+    __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
+}
+
+static void ofi_put(struct shoal_ctx *ctx, int seg, size_t off, const void *src, size_t n, int pe, bool nbi)
+{
+    struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
+    uint64_t key = shoal_ofi_key(pe, seg);
+    const char *s = src;
+    bool from_caller = false;   /* some bytes are still read from src after we return */
+    for (size_t done = 0; done < n;) {
+        size_t len = chunk_len(n - done);
+        post_write(e, s + done, len, pe, shoal_ofi_raddr(pe, seg, off + done), key);
+        from_caller |= len > shoal_ofi.inject_size;
+        done += len;
+    }
+    if (from_caller && !nbi)
+        shoal_ofi_wait_writes(e, "shmem_put");
+}
+
+static void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, size_t off, size_t n, int pe, bool nbi)
+{
+    struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
+    uint64_t key = shoal_ofi_key(pe, seg);
+    char *d = dst;
+    for (size_t done = 0; done < n;) {
+        size_t len = chunk_len(n - done);
+        post_read(e, d + done, len, pe, shoal_ofi_raddr(pe, seg, off + done), key);
+        done += len;
+    }
+    if (!nbi && n > 0)
+        shoal_ofi_wait_reads(e, "shmem_get");
+}
+
+/* Fence: later puts and AMOs to a PE may not overtake earlier ones.  When
+ * the provider does not promise that ordering, wait for the writes. */
+static void ofi_fence(struct shoal_ctx *ctx)
+{
+    struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
+    if (!shoal_ofi.ordered_writes)
+        shoal_ofi_quiet_ep(e, "shmem_fence");   /* non-blocking fetching AMOs count too */
+}
+
+static void ofi_quiet(struct shoal_ctx *ctx)
+{
+    shoal_ofi_quiet_ep(shoal_ofi_ep_of(ctx), "shmem_quiet");
+}
+
+const struct shoal_remote_ops shoal_ofi_ops = {
+    .put = ofi_put,
+    .get = ofi_get,
+    .amo = shoal_ofi_amo,
+    .fence = ofi_fence,
+    .quiet = ofi_quiet,
+};

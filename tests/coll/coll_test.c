@@ -1,0 +1,447 @@
+/* Every collective against a reference each PE computes on its own: team
+ * broadcast/collect/fcollect/alltoall(s), reductions of every type and
+ * operator of the spec's table (in place too), scans, sync, and the
+ * deprecated active-set forms (pSync must come back all SHMEM_SYNC_VALUE).
+ * Runs on WORLD and on split teams (strided, 2-D rows and columns, colour
+ * splits in reversed order), round after round with no synchronisation
+ * between collectives on different teams.  The algorithm under test is
+ * forced from outside (SHMEM_*_ALGORITHM); this program does not care.
+ * Inputs are small integers (and 1/2 for products) so even floating-point
+ * results are exact whatever the order of reduction. */
+#include <complex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <shmem.h>
+#include <shmemx.h>
+
+#include "check.h"
+
+/* Family tests over the type table's rows (the technique of src/api/typed.h):
+ * each family name expands to ",NAME" and IF(FAM, families)(m, args)
+ * expands to m(args) only for rows in FAM. */
+#define RMA ,RMA
+#define AMO ,AMO
+#define AMOX ,AMOX
+#define AMOBIT ,AMOBIT
+#define RBIT ,RBIT
+#define RMINMAX ,RMINMAX
+#define RARITH ,RARITH
+#define P2PDEP ,P2PDEP
+#define AMOXDEP ,AMOXDEP
+#define AMODEP ,AMODEP
+#define WAITDEP ,WAITDEP
+#define ASBIT ,ASBIT
+#define ASMINMAX ,ASMINMAX
+#define ASARITH ,ASARITH
+#define IS_RBIT_RBIT ~, 1,
+#define IS_RMINMAX_RMINMAX ~, 1,
+#define IS_RARITH_RARITH ~, 1,
+#define CAT(a, b) CAT_(a, b)
+#define CAT_(a, b) a##b
+#define SECOND(...) SECOND_(__VA_ARGS__, , )
+#define SECOND_(a, b, ...) b
+#define IS(q, piece) SECOND(CAT(q, piece))
+#define ANY(q, ...) ANY_(q, __VA_ARGS__, , , , , , , , , , , , , , , , )
+#define ANY_(q, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, ...)                                 \
+    IS(q, a) IS(q, b) IS(q, c) IS(q, d) IS(q, e) IS(q, f) IS(q, g) IS(q, h) IS(q, i) IS(q, j) IS(q, k) \
+    IS(q, l) IS(q, m) IS(q, n) IS(q, o) IS(q, p)
+#define WHEN_(m, ...)
+#define WHEN_1(m, ...) m(__VA_ARGS__)
+#define IF(fam, ...) CAT(WHEN_, ANY(IS_##fam##_, __VA_ARGS__))
+
+enum { MAXN = 70000 };
+static char *big_a, *big_b, *ref;   /* symmetric work areas */
+static long psync1[SHMEM_REDUCE_SYNC_SIZE], psync2[SHMEM_REDUCE_SYNC_SIZE];
+static int me, npes, quick;
+
+struct team {
+    shmem_team_t t;
+    const char *label;
+    int my, n;
+};
+
+/* Member j's input element i (salt varies per call). */
+static long val(int j, size_t i, int salt)
+{
+    return (long)((j * 31 + (long)i * 7 + salt) % 11) - 5;
+}
+static long pval(int j, size_t i, int salt)
+{
+    return ((j + (long)i + salt) % 3 == 0) ? 2 : 1;
+}
+static unsigned long bval(int j, size_t i, int salt)
+{
+    return (unsigned long)(j * 37 + (long)i * 11 + salt) * 2654435761u >> 7;
+}
+
+static void check_psync(const char *what)
+{
+    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++) {
+        CHECK(psync1[i] == SHMEM_SYNC_VALUE && psync2[i] == SHMEM_SYNC_VALUE,
+              "%s left pSync[%d] = %ld / %ld", what, i, psync1[i], psync2[i]);
+    }
+}
+
+/* ---- reductions: one function per type, from the type table ---- */
+
+#define FILL(T, buf, n, j, op, salt)                                                         \
+    for (size_t i_ = 0; i_ < (n); i_++)                                                      \
+        (buf)[i_] = (op) == 5 ? (T)val(j, i_, salt)                                          \
+                  : (op) == 6 ? (T)pval(j, i_, salt)                                         \
+                  : (op) <= 2 ? (T)bval(j, i_, salt) : (T)val(j, i_, salt);
+
+#define SAME(T, a, b) (memcmp(&(a), &(b), sizeof(T)) == 0 || (a) == (b))
+
+#define REDUCE_TYPE(T, name, ...)                                                                              \
+    static void reduce_##name(const struct team *tm, int salt, size_t maxn)                                    \
+    {                                                                                                          \
+        static const size_t sizes[] = {0, 1, 3, 17, 1000, 5000, MAXN};                                        \
+        T *src = (T *)big_a, *dst = (T *)big_b, *want = (T *)ref;                                             \
+        for (int op = 0; op < 7; op++) {                                                                       \
+            if (!has_##name(op))                                                                               \
+                continue;                                                                                      \
+            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {                                     \
+                size_t n = sizes[si];                                                                          \
+                if (n > maxn)                                                                                  \
+                    break;                                                                                     \
+                bool inplace = si % 2 == 1;                                                                    \
+                T *d = inplace ? src : dst;                                                                    \
+                FILL(T, src, n, tm->my, op, salt + (int)si);                                                   \
+                if (!inplace)                                                                                  \
+                    for (size_t i = 0; i < n; i++)                                                             \
+                        dst[i] = (T)99;                                                                        \
+                for (int j = 0; j < tm->n; j++) {                                                              \
+                    T *x = (T *)malloc((n ? n : 1) * sizeof(T));                                               \
+                    FILL(T, x, n, j, op, salt + (int)si);                                                      \
+                    for (size_t i = 0; i < n; i++)                                                             \
+                        want[i] = j == 0 ? x[i] : combine_##name(op, want[i], x[i]);                           \
+                    free(x);                                                                                   \
+                }                                                                                              \
+                int rc = 0;                                                                                    \
+                switch (op) {                                                                                  \
+                    IF(RBIT, __VA_ARGS__)(OPS_BIT, name) IF(RMINMAX, __VA_ARGS__)(OPS_MINMAX, name)                            \
+                    IF(RARITH, __VA_ARGS__)(OPS_ARITH, name)                                                           \
+                }                                                                                              \
+                CHECK(rc == 0, "%s reduce op %d returned %d", #name, op, rc);                                  \
+                for (size_t i = 0; i < n; i++)                                                                 \
+                    CHECK(SAME(T, d[i], want[i]), "team %s: %s op %d n %zu%s: element %zu wrong", tm->label,     \
+                          #name, op, n, inplace ? " in place" : "", i);                                       \
+            }                                                                                                  \
+        }                                                                                                      \
+    }
+
+/* Wrapping integer arithmetic like the library's, exact for our inputs otherwise. */
+#define COMBINE_FN(T, name)                                                                                    \
+    static T combine_##name(int op, T a, T b)                                                                  \
+    {                                                                                                          \
+        switch (op) {                                                                                          \
+        case 0: return (T)(BITS(a) & BITS(b));                                                                 \
+        case 1: return (T)(BITS(a) | BITS(b));                                                                 \
+        case 2: return (T)(BITS(a) ^ BITS(b));                                                                 \
+        case 3: return ORD(a) < ORD(b) ? b : a;                                                                \
+        case 4: return ORD(b) < ORD(a) ? b : a;                                                                \
+        case 5: return ISFLT(a) ? (T)(a + b) : (T)((unsigned long long)a + (unsigned long long)b);            \
+        default: return ISFLT(a) ? (T)(a * b) : (T)((unsigned long long)a * (unsigned long long)b);           \
+        }                                                                                                      \
+    }
+#define ISFLT(x) _Generic((x), float: 1, double: 1, long double: 1, float _Complex: 1, double _Complex: 1, default: 0)
+#define ORD(x) _Generic((x), float _Complex: 0, double _Complex: 0, default: (x))
+#define BITS(x) _Generic((x), float: 0, double: 0, long double: 0, float _Complex: 0, double _Complex: 0, default: (x))
+
+/* The calls, per family (only those the spec defines exist). */
+#define CALL(name, opname, code) case code: rc = shmem_##name##_##opname##_reduce(tm->t, d, src, n); break;
+
+#define SHOAL_TYPE(T, name, ...) COMBINE_FN(T, name)
+#include "../../src/core/types.def"
+#undef SHOAL_TYPE
+
+/* Which operator calls exist for a type (only those the spec defines). */
+#define OPS_BIT(name) CALL(name, and, 0) CALL(name, or, 1) CALL(name, xor, 2)
+#define OPS_MINMAX(name) CALL(name, max, 3) CALL(name, min, 4)
+#define OPS_ARITH(name) CALL(name, sum, 5) CALL(name, prod, 6)
+#define HAS_BIT(n) case 0: case 1: case 2: return 1;
+#define HAS_MINMAX(n) case 3: case 4: return 1;
+#define HAS_ARITH(n) case 5: case 6: return 1;
+#define HAS_FN(T, name, ...)                                                                                   \
+    static int has_##name(int op)                                                                              \
+    {                                                                                                          \
+        switch (op) { IF(RBIT, __VA_ARGS__)(HAS_BIT, 0) IF(RMINMAX, __VA_ARGS__)(HAS_MINMAX, 0) IF(RARITH, __VA_ARGS__)(HAS_ARITH, 0) } \
+        return 0;                                                                                              \
+    }
+#define SHOAL_TYPE(T, name, ...) HAS_FN(T, name, __VA_ARGS__)
+#include "../../src/core/types.def"
+#undef SHOAL_TYPE
+
+#define SHOAL_TYPE(T, name, ...) REDUCE_TYPE(T, name, __VA_ARGS__)
+#include "../../src/core/types.def"
+#undef SHOAL_TYPE
+
+/* ---- scans ---- */
+#define SCAN_TYPE(T, name)                                                                                \
+    static void scan_##name(const struct team *tm, int salt)                                                   \
+    {                                                                                                          \
+        static const size_t sizes[] = {0, 1, 5, 300, 9000};                                                    \
+        T *src = (T *)big_a, *dst = (T *)big_b;                                                                \
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)                                           \
+            for (int inc = 0; inc < 2; inc++) {                                                                \
+                size_t n = sizes[si];                                                                          \
+                bool inplace = si == 2;                                                                        \
+                T *d = inplace ? src : dst;                                                                    \
+                for (size_t i = 0; i < n; i++)                                                                 \
+                    src[i] = (T)val(tm->my, i, salt);                                                          \
+                int rc = inc ? shmem_##name##_sum_inscan(tm->t, d, src, n)                                     \
+                             : shmem_##name##_sum_exscan(tm->t, d, src, n);                                    \
+                CHECK(rc == 0, "scan rc %d", rc);                                                              \
+                for (size_t i = 0; i < n; i++) {                                                               \
+                    T w = (T)0;                                                                                \
+                    for (int j = 0; j < tm->my + inc; j++)                                                     \
+                        w = combine_##name(5, w, (T)val(j, i, salt));                                          \
+                    CHECK(SAME(T, d[i], w), "team %s: %s %s n %zu: element %zu wrong", tm->label, #name,        \
+                          inc ? "inscan" : "exscan", n, i);                                                    \
+                }                                                                                              \
+            }                                                                                                  \
+    }
+#define SHOAL_TYPE(T, name, ...) IF(RARITH, __VA_ARGS__)(SCAN_TYPE, T, name)
+#include "../../src/core/types.def"
+#undef SHOAL_TYPE
+
+static void reductions(const struct team *tm, int salt)
+{
+#define SHOAL_TYPE(T, name, ...)                                                                               \
+    reduce_##name(tm, salt, (!strcmp(#name, "long") || !strcmp(#name, "double")) && !quick ? MAXN : 1000);
+#include "../../src/core/types.def"
+#undef SHOAL_TYPE
+}
+
+static void scans(const struct team *tm, int salt)
+{
+#define SCAN_CALL(name) scan_##name(tm, salt);
+#define SHOAL_TYPE(T, name, ...) IF(RARITH, __VA_ARGS__)(SCAN_CALL, name)
+#include "../../src/core/types.def"
+#undef SHOAL_TYPE
+}
+
+/* ---- data movement ---- */
+
+static unsigned char pat(int j, size_t i, int salt)
+{
+    return (unsigned char)(j * 13 + i * 3 + salt * 7 + 1);
+}
+
+static void broadcasts(const struct team *tm, int salt)
+{
+    static const size_t sizes[] = {0, 1, 7, 64, 1000, 70001};
+    unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (int r = 0; r < 2; r++) {
+            int root = r ? tm->n - 1 : 0;
+            size_t n = sizes[si];
+            for (size_t i = 0; i < n; i++) {
+                src[i] = pat(tm->my, i, salt);
+                dst[i] = 0xee;
+            }
+            CHECK(shmem_broadcastmem(tm->t, dst, src, n, root) == 0, "broadcast rc");
+            for (size_t i = 0; i < n; i++)
+                CHECK(dst[i] == pat(root, i, salt), "team %s: broadcast n %zu root %d: byte %zu is %d, want %d",
+                      tm->label, n, root, i, dst[i], pat(root, i, salt));
+        }
+}
+
+static size_t collect_len(int j, int salt)
+{
+    return (size_t)((j * 5 + salt) % 4 == 0 ? 0 : (j * 37 + salt * 11) % 300);
+}
+
+static void collects(const struct team *tm, int salt)
+{
+    static const size_t sizes[] = {0, 1, 13, 4096};
+    unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        size_t n = sizes[si];
+        for (size_t i = 0; i < n; i++)
+            src[i] = pat(tm->my, i, salt);
+        memset(dst, 0xee, n * tm->n);
+        CHECK(shmem_fcollectmem(tm->t, dst, src, n) == 0, "fcollect rc");
+        for (int j = 0; j < tm->n; j++)
+            for (size_t i = 0; i < n; i++)
+                CHECK(dst[j * n + i] == pat(j, i, salt), "team %s: fcollect n %zu: block %d byte %zu", tm->label, n,
+                      j, i);
+    }
+    for (int round = 0; round < 3; round++) {
+        int s = salt + round;
+        size_t mine = collect_len(tm->my, s);
+        for (size_t i = 0; i < mine; i++)
+            src[i] = pat(tm->my, i, s);
+        CHECK(shmem_collectmem(tm->t, dst, src, mine) == 0, "collect rc");
+        size_t at = 0;
+        for (int j = 0; j < tm->n; j++)
+            for (size_t i = 0; i < collect_len(j, s); i++, at++)
+                CHECK(dst[at] == pat(j, i, s), "team %s: collect: block %d byte %zu", tm->label, j, i);
+    }
+}
+
+static void alltoalls(const struct team *tm, int salt)
+{
+    static const size_t sizes[] = {0, 1, 24, 2000};
+    unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        size_t n = sizes[si];
+        for (int j = 0; j < tm->n; j++)
+            for (size_t i = 0; i < n; i++)
+                src[j * n + i] = pat(tm->my * 100 + j, i, salt);
+        CHECK(shmem_alltoallmem(tm->t, dst, src, n) == 0, "alltoall rc");
+        for (int j = 0; j < tm->n; j++)
+            for (size_t i = 0; i < n; i++)
+                CHECK(dst[j * n + i] == pat(j * 100 + tm->my, i, salt), "team %s: alltoall n %zu: from %d byte %zu",
+                      tm->label, n, j, i);
+    }
+    /* strided: dst stride 2, src stride 3, 5 int64 per PE */
+    int64_t *s64 = (int64_t *)big_a, *d64 = (int64_t *)big_b;
+    size_t ne = 5;
+    for (int j = 0; j < tm->n; j++)
+        for (size_t i = 0; i < ne; i++)
+            s64[(j * ne + i) * 3] = tm->my * 1000 + j * 10 + (int64_t)i + salt;
+    for (size_t i = 0; i < ne * tm->n * 2; i++)
+        d64[i] = -1;
+    CHECK(shmem_int64_alltoalls(tm->t, d64, s64, 2, 3, ne) == 0, "alltoalls rc");
+    for (int j = 0; j < tm->n; j++)
+        for (size_t i = 0; i < ne; i++) {
+            CHECK(d64[(j * ne + i) * 2] == j * 1000 + tm->my * 10 + (int64_t)i + salt, "team %s: alltoalls", tm->label);
+            CHECK(d64[(j * ne + i) * 2 + 1] == -1, "team %s: alltoalls wrote a gap", tm->label);
+        }
+}
+
+/* ---- deprecated active-set forms on (start, logstride, size) ---- */
+
+static void active_set(int start, int logstride, int size, int salt)
+{
+    int stride = 1 << logstride, my = (me - start) / stride;
+    if (me < start || (me - start) % stride || my >= size)
+        return;
+    long *ps[2] = {psync1, psync2};
+    long *src = (long *)big_a, *dst = (long *)big_b;
+    static long wrk1[MAXN / 2 + 16], wrk2[MAXN / 2 + 16];
+    long *wrk[2] = {wrk1, wrk2};
+    for (int k = 0; k < 6; k++) {   /* alternate pSync/pWrk pairs, no barrier in between */
+        long *p = ps[k & 1];
+        int n = k < 3 ? 1 + k * 7 : 3000;
+        for (int i = 0; i < n; i++)
+            src[i] = val(my, i, salt + k);
+        shmem_long_sum_to_all(dst, src, n, start, logstride, size, wrk[k & 1], p);
+        for (int i = 0; i < n; i++) {
+            long w = 0;
+            for (int j = 0; j < size; j++)
+                w += val(j, i, salt + k);
+            CHECK(dst[i] == w, "active set (%d,%d,%d): sum_to_all n %d element %d: %ld, want %ld", start, logstride,
+                  size, n, i, dst[i], w);
+        }
+    }
+    shmem_barrier(start, logstride, size, psync1);
+    shmem_barrier(start, logstride, size, psync1);   /* the same pSync, back to back: allowed for barriers */
+    double *fs = (double *)big_a, *fd = (double *)big_b;
+    for (int i = 0; i < 10; i++)
+        fs[i] = (double)val(my, i, salt);
+    shmem_double_max_to_all(fd, fs, 10, start, logstride, size, (double *)wrk1, psync2);
+    for (int i = 0; i < 10; i++) {
+        double w = -1e9;
+        for (int j = 0; j < size; j++)
+            w = (double)val(j, i, salt) > w ? (double)val(j, i, salt) : w;
+        CHECK(fd[i] == w, "double_max_to_all");
+    }
+    shmem_barrier(start, logstride, size, psync1);
+    int64_t *b = (int64_t *)big_a, *bd = (int64_t *)big_b;
+    int root = size - 1;
+    for (int i = 0; i < 100; i++) {
+        b[i] = my * 1000 + i;
+        bd[i] = -7;
+    }
+    shmem_broadcast64(bd, b, 100, root, start, logstride, size, psync2);
+    for (int i = 0; i < 100; i++)
+        CHECK(bd[i] == (my == root ? -7 : root * 1000 + i), "broadcast64 (root's dest must stay)");
+    shmem_fcollect64(bd, b, 3, start, logstride, size, psync1);
+    for (int j = 0; j < size; j++)
+        for (int i = 0; i < 3; i++)
+            CHECK(bd[j * 3 + i] == j * 1000 + i, "fcollect64");
+    shmem_barrier(start, logstride, size, psync2);
+    int32_t *c = (int32_t *)big_a, *cd = (int32_t *)big_b;
+    for (int i = 0; i < my % 3 + 1; i++)
+        c[i] = my * 10 + i;
+    shmem_collect32(cd, c, my % 3 + 1, start, logstride, size, psync2);
+    for (int j = 0, at = 0; j < size; j++)
+        for (int i = 0; i < j % 3 + 1; i++, at++)
+            CHECK(cd[at] == j * 10 + i, "collect32");
+    shmem_barrier(start, logstride, size, psync1);
+    for (int j = 0; j < size; j++)
+        for (int i = 0; i < 2; i++)
+            b[j * 2 + i] = my * 100 + j * 10 + i;
+    shmem_alltoall64(bd, b, 2, start, logstride, size, psync1);
+    for (int j = 0; j < size; j++)
+        for (int i = 0; i < 2; i++)
+            CHECK(bd[j * 2 + i] == j * 100 + my * 10 + i, "alltoall64");
+    shmem_barrier(start, logstride, size, psync2);
+}
+
+static void run_team(const struct team *tm, int salt)
+{
+    if (tm->t == SHMEM_TEAM_INVALID)
+        return;
+    CHECK(shmem_team_sync(tm->t) == 0, "team_sync");
+    broadcasts(tm, salt);
+    collects(tm, salt);
+    alltoalls(tm, salt);
+    reductions(tm, salt);
+    scans(tm, salt);
+}
+
+int main(void)
+{
+    shmem_init();
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    quick = npes > 8;
+    big_a = shmem_malloc(MAXN * 32);
+    big_b = shmem_malloc(MAXN * 32);
+    ref = malloc(MAXN * 32);
+    struct team teams[8];
+    int nt = 0;
+    teams[nt++] = (struct team){SHMEM_TEAM_WORLD, "world"};
+    if (npes >= 2) {
+        shmem_team_t evens, odds_rev, rows, cols, colour;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &evens);
+        teams[nt++] = (struct team){evens, "evens"};
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, npes - 1 - (npes % 2 == 0 ? 0 : 1), -2, npes / 2, NULL, 0,
+                                 &odds_rev);
+        teams[nt++] = (struct team){odds_rev, "odds-reversed"};
+        shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, NULL, 0, &rows, NULL, 0, &cols);
+        teams[nt++] = (struct team){rows, "2d-row"};
+        teams[nt++] = (struct team){cols, "2d-column"};
+        shmemx_team_split_color(SHMEM_TEAM_WORLD, me % 3 == 1 ? 1 : 0, npes - me, NULL, 0, &colour);
+        teams[nt++] = (struct team){colour, "colour"};
+    }
+    for (int i = 0; i < nt; i++) {
+        teams[i].my = shmem_team_my_pe(teams[i].t);
+        teams[i].n = shmem_team_n_pes(teams[i].t);
+    }
+    shmem_barrier_all();
+    int rounds = quick ? 1 : 2;
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < nt; i++)
+            run_team(&teams[i], r * 10 + i);
+    shmem_barrier_all();
+    active_set(0, 0, npes, 3);
+    shmem_barrier_all();
+    check_psync("active-set collectives on all PEs");
+    shmem_barrier_all();   /* before anyone reuses the pSync */
+    if (npes >= 3)
+        active_set(1, 1, (npes - 1 + 1) / 2, 5);
+    shmem_barrier_all();
+    check_psync("active-set collectives on odd PEs");
+    if (me == 0)
+        printf("coll_test: %d PEs, %d teams: OK\n", npes, nt);
+    shmem_finalize();
+    return 0;
+}

@@ -1,0 +1,50 @@
+#!/bin/bash
+# Installs Shoal into a temporary prefix and builds a program the ways a user
+# would: the installed oshcc (shared and -static), pkg-config, and a CMake
+# project with find_package(Shoal); each program runs on 3 PEs.
+# usage: install.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+for f in bin/oshcc bin/oshc++ bin/oshrun bin/oshinfo include/shmem.h include/shmemx.h include/pshmem.h \
+         include/mpp/shmem.h include/mpp/shmemx.h; do
+    [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
+libdir=$(dirname "$(find "$prefix" -name 'libshoal.so' | head -n1)")
+[ -f "$libdir/libshoal.a" ] || { echo "FAIL: libshoal.a not installed"; exit 1; }
+
+run() { "$prefix/bin/oshrun" -np 3 "$@" | grep -q "sum 6 (expected 6)" || { echo "FAIL: $* gave a wrong result"; exit 1; }; }
+
+"$prefix/bin/oshcc" -O2 -o "$tmp/hello" "$src/examples/hello.c"
+run "$tmp/hello"
+echo "ok: installed oshcc"
+
+"$prefix/bin/oshcc" -O2 -static -o "$tmp/hello_static" "$src/examples/hello.c" 2>"$tmp/static.err"
+run "$tmp/hello_static"
+echo "ok: installed oshcc -static"
+
+PKG_CONFIG_PATH=$libdir/pkgconfig cc -O2 -o "$tmp/hello_pc" "$src/examples/hello.c" \
+    $(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --cflags --libs shoal) -Wl,-rpath,"$libdir"
+run "$tmp/hello_pc"
+echo "ok: pkg-config"
+
+mkdir -p "$tmp/proj"
+cp "$src/examples/hello.c" "$tmp/proj/"
+cat >"$tmp/proj/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(user C)
+find_package(Shoal REQUIRED)
+add_executable(hello hello.c)
+target_link_libraries(hello PRIVATE Shoal::shoal)
+CM
+cmake -S "$tmp/proj" -B "$tmp/proj/b" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/proj/b" >/dev/null
+run "$tmp/proj/b/hello"
+echo "ok: find_package(Shoal)"
+
+"$prefix/bin/oshinfo" | grep -q SHMEM_SYMMETRIC_SIZE || { echo "FAIL: oshinfo"; exit 1; }
+echo "ok: oshinfo"

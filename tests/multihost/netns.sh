@@ -1,0 +1,94 @@
+#!/bin/bash
+# Several "hosts" on one machine: one network namespace per host, joined by
+# veth pairs to a bridge that lives in a namespace of its own, so nothing is
+# added to the machine's own network and traffic stays between the
+# namespaces made here.  Host i (i = 0..N) has address 10.77.0.(i+1)/24 on
+# its eth0; h0 is the head node where the launcher runs.
+#
+#   netns.sh up TAG N      create switch TAG"sw" and hosts TAG"h0".."hN", and
+#                          the rsh agent /tmp/TAG-agent (maps address -> namespace)
+#   netns.sh down TAG      remove every namespace named TAG* and the agent
+#   netns.sh addr I        print host I's address
+#
+# TAG must be short (namespace names are TAG"h"I); tests use "shN$$"-like tags.
+set -u
+
+addr() { echo "10.77.0.$(($1 + 1))"; }
+
+fail() {
+    echo "netns.sh: $*" >&2
+    exit 1
+}
+
+up() {
+    local tag=$1 n=$2 sw=${1}sw
+    ip netns add "$sw" 2>/dev/null ||
+        fail "cannot create network namespaces here (need root/CAP_SYS_ADMIN and a kernel with netns); the multi-host tests cannot run on this machine"
+    ip -n "$sw" link set lo up
+    ip -n "$sw" link add br0 type bridge || fail "cannot create a bridge inside a namespace"
+    ip -n "$sw" link set br0 up
+    for i in $(seq 0 "$n"); do
+        local h=${tag}h$i
+        ip netns add "$h" || fail "cannot create namespace $h"
+        ip -n "$sw" link add "p$i" type veth peer name eth0 netns "$h" ||
+            fail "cannot create a veth pair (module veth missing?)"
+        ip -n "$sw" link set "p$i" master br0
+        ip -n "$sw" link set "p$i" up
+        ip -n "$h" link set lo up
+        ip -n "$h" addr add "$(addr "$i")/24" dev eth0
+        ip -n "$h" link set eth0 up
+    done
+    write_agent "$tag" "$n"
+    # Wait until every link is up (no ping here: the check must not need tools).
+    for i in $(seq 0 "$n"); do
+        local ok=0
+        for _ in $(seq 1 50); do
+            if ip -n "${tag}h$i" link show eth0 | grep -q 'state UP'; then
+                ok=1
+                break
+            fi
+            sleep 0.1
+        done
+        [ $ok = 1 ] || fail "the link of host $i ($(addr "$i")) does not come up"
+    done
+}
+
+# The launcher's remote shell: "AGENT [options] HOST command..." runs the
+# command inside the namespace that owns HOST's address.
+write_agent() {
+    local tag=$1 n=$2 f=/tmp/${1}-agent
+    {
+        echo '#!/bin/sh'
+        echo '# rsh agent for namespace hosts (written by tests/multihost/netns.sh)'
+        echo 'while [ $# -gt 0 ]; do case "$1" in -*) shift;; *) break;; esac; done'
+        echo 'host=$1; shift'
+        echo 'case "$host" in'
+        for i in $(seq 0 "$n"); do
+            echo "  $(addr "$i")|${tag}h$i) ns=${tag}h$i;;"
+        done
+        echo '  *) echo "agent: unknown host $host" >&2; exit 255;;'
+        echo 'esac'
+        echo ": >>/tmp/${tag}-agent.used   # run_mh.sh: the launcher got past its launch step"
+        echo 'exec ip netns exec "$ns" /bin/sh -c "$*"'
+    } >"$f"
+    chmod 755 "$f"
+}
+
+down() {
+    local tag=$1
+    for ns in $(ip netns list | awk '{print $1}' | grep "^${tag}\(sw\|h[0-9]*\)$"); do
+        # Processes left inside would keep the namespace's interfaces alive.
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do
+            kill -9 "$pid" 2>/dev/null
+        done
+        ip netns del "$ns" 2>/dev/null
+    done
+    rm -f "/tmp/${tag}-agent" "/tmp/${tag}-agent.used"
+}
+
+case "${1:-}" in
+up) up "$2" "$3" ;;
+down) down "$2" ;;
+addr) addr "$2" ;;
+*) fail "usage: netns.sh up TAG N | down TAG | addr I" ;;
+esac
