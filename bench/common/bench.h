@@ -44,12 +44,19 @@ struct bench_ctx {
     struct bench_opts o;
     struct bench_tags tags;  /* appended to every result line */
     long failures;           /* local verification failures */
-    double *gather_doubles;  /* symmetric, npes entries, used on PE 0 */
-    long *gather_longs;      /* symmetric, npes entries, used on PE 0 */
+    /* Symmetric gather slots, npes entries each, read on PE 0; two sets
+     * used in turn for the same reason as bench_agreed_value. */
+    double *gather_doubles[2];
+    long *gather_longs[2];
+    int gather_turn;
 };
 
-/* Symmetric scalar through which PE 0 hands a decision to every PE. */
-static long bench_agreed_value;
+/* Symmetric slots through which PE 0 hands a decision to every PE.  Two
+ * of them, used in turn, so that one barrier per agreement suffices: PE 0
+ * can only overwrite a slot two agreements later, after a barrier every
+ * PE entered once it had read it. */
+static long bench_agreed_value[2];
+static int bench_agree_turn;
 
 static inline void bench_print_library(const struct bench_ctx *c)
 {
@@ -74,9 +81,12 @@ static inline void bench_init(struct bench_ctx *c, const char *name, int argc, c
     c->me = shmem_my_pe();
     c->npes = shmem_n_pes();
     c->o = bench_parse_opts(argc, argv);
-    c->gather_doubles = shmem_malloc(sizeof(double) * (size_t)c->npes);
-    c->gather_longs = shmem_malloc(sizeof(long) * (size_t)c->npes);
-    if (!c->gather_doubles || !c->gather_longs) {
+    for (int t = 0; t < 2; t++) {
+        c->gather_doubles[t] = shmem_malloc(sizeof(double) * (size_t)c->npes);
+        c->gather_longs[t] = shmem_malloc(sizeof(long) * (size_t)c->npes);
+    }
+    if (!c->gather_doubles[0] || !c->gather_doubles[1] || !c->gather_longs[0] ||
+        !c->gather_longs[1]) {
         fprintf(stderr, "%s: shmem_malloc of %d gather slots failed\n", name, c->npes);
         shmem_global_exit(2);
     }
@@ -91,66 +101,64 @@ static inline void bench_init(struct bench_ctx *c, const char *name, int argc, c
 /* Every PE returns PE 0's value. */
 static inline long bench_agree_long(struct bench_ctx *c, long value_on_root)
 {
-    shmem_barrier_all();
+    long *slot = &bench_agreed_value[bench_agree_turn ^= 1];
     if (c->me == 0)
         for (int pe = 0; pe < c->npes; pe++)
-            shmem_long_p(&bench_agreed_value, value_on_root, pe);
+            shmem_long_p(slot, value_on_root, pe);
     shmem_barrier_all();  /* completes the puts */
-    return bench_agreed_value;
+    return *slot;
 }
 
-/* PE 0 receives every PE's value in c->gather_doubles[pe]. */
-static inline void bench_gather_double(struct bench_ctx *c, double v)
+/* PE 0 receives every PE's value; returns the slots (valid on PE 0). */
+static inline double *bench_gather_double(struct bench_ctx *c, double v)
 {
+    double *slots = c->gather_doubles[c->gather_turn ^= 1];
+    shmem_double_p(&slots[c->me], v, 0);
     shmem_barrier_all();
-    shmem_double_p(&c->gather_doubles[c->me], v, 0);
-    shmem_barrier_all();
+    return slots;
 }
 
-static inline void bench_gather_long(struct bench_ctx *c, long v)
+static inline long *bench_gather_long(struct bench_ctx *c, long v)
 {
+    long *slots = c->gather_longs[c->gather_turn ^= 1];
+    shmem_long_p(&slots[c->me], v, 0);
     shmem_barrier_all();
-    shmem_long_p(&c->gather_longs[c->me], v, 0);
-    shmem_barrier_all();
+    return slots;
 }
 
 /* Mean over all PEs, valid on PE 0 (the OSU convention for collectives). */
 static inline double bench_mean_over_pes(struct bench_ctx *c, double v)
 {
-    double sum = 0;
-    bench_gather_double(c, v);
+    double sum = 0, *all = bench_gather_double(c, v);
     for (int pe = 0; pe < c->npes; pe++)
-        sum += c->gather_doubles[pe];
+        sum += all[pe];
     return sum / c->npes;
 }
 
 static inline double bench_max_over_pes(struct bench_ctx *c, double v)
 {
-    double max = -1e300;
-    bench_gather_double(c, v);
+    double max = -1e300, *all = bench_gather_double(c, v);
     for (int pe = 0; pe < c->npes; pe++)
-        if (c->gather_doubles[pe] > max)
-            max = c->gather_doubles[pe];
+        if (all[pe] > max)
+            max = all[pe];
     return max;
 }
 
 static inline double bench_sum_over_pes(struct bench_ctx *c, double v)
 {
-    double sum = 0;
-    bench_gather_double(c, v);
+    double sum = 0, *all = bench_gather_double(c, v);
     for (int pe = 0; pe < c->npes; pe++)
-        sum += c->gather_doubles[pe];
+        sum += all[pe];
     return sum;
 }
 
 /* 1 on every PE when ok is true on every PE. */
 static inline int bench_all_agree(struct bench_ctx *c, int ok)
 {
-    long all_ok = 1;
-    bench_gather_long(c, ok ? 1 : 0);
+    long all_ok = 1, *all = bench_gather_long(c, ok ? 1 : 0);
     if (c->me == 0)
         for (int pe = 0; pe < c->npes; pe++)
-            all_ok &= c->gather_longs[pe];
+            all_ok &= all[pe];
     return (int)bench_agree_long(c, all_ok);
 }
 
@@ -174,39 +182,35 @@ static inline long bench_calibrate(struct bench_ctx *c, bench_loop_fn loop, void
 {
     const long probe = 4, min_iters = 3;
     double first = loop(state, 1);
-    double est = first;
-    /* Only PE 0's clock decides, and every PE must take the same branch:
-     * a PE that skipped a loop would fall one barrier out of step. */
-    if (bench_agree_long(c, first < c->o.budget_s / 8))
-        est = loop(state, probe) / probe;
-    return bench_agree_long(c, bench_iters_for_budget(c->o.budget_s, est, min_iters, max_iters));
+    /* PE 0 decides from its own clock and every PE follows: either the
+     * count (first call already slow) or -1, "probe further".  A PE that
+     * took another branch would fall one barrier out of step. */
+    long decision = bench_agree_long(c, first < c->o.budget_s / 8 ? -1
+                                        : bench_iters_for_budget(c->o.budget_s, first, min_iters,
+                                                                 max_iters));
+    if (decision >= 0)
+        return decision;
+    first = loop(state, probe) / probe;
+    return bench_agree_long(c, bench_iters_for_budget(c->o.budget_s, first, min_iters, max_iters));
 }
 
 /* Run a loop long enough to fill the time budget.  The planned iterations
- * run in a few chunks and PE 0 stops early once twice the budget is spent,
- * so a figure calibrated in a quiet moment cannot run away when the
- * machine gets busy (other jobs, oversubscribed PEs). */
+ * run in two halves, and PE 0 skips the second when the first already
+ * took the whole budget: a figure calibrated in a quiet moment cannot run
+ * away when the machine gets busy (other jobs, oversubscribed PEs). */
 static inline struct bench_timing bench_measure(struct bench_ctx *c, bench_loop_fn loop,
                                                 void *state, long max_iters)
 {
-    const int chunks = 4;
-    struct bench_timing t = { 0.0, 0 };
-    long planned = c->o.fixed_iters > 0 ? c->o.fixed_iters : bench_calibrate(c, loop, state, max_iters);
-    long chunk;
+    struct bench_timing t;
+    int fixed = c->o.fixed_iters > 0;
+    long planned = fixed ? c->o.fixed_iters : bench_calibrate(c, loop, state, max_iters);
     if (planned > max_iters)
         planned = max_iters;
-    if (c->o.fixed_iters > 0 || planned < 4 * chunks) {
-        t.seconds = loop(state, planned);
+    t.iters = (!fixed && planned >= 8) ? planned / 2 : planned;
+    t.seconds = loop(state, t.iters);
+    if (t.iters < planned && !bench_agree_long(c, t.seconds > c->o.budget_s)) {
+        t.seconds += loop(state, planned - t.iters);
         t.iters = planned;
-        return t;
-    }
-    chunk = planned / chunks;
-    for (int i = 0; i < chunks; i++) {
-        long n = i == chunks - 1 ? planned - t.iters : chunk;
-        t.seconds += loop(state, n);
-        t.iters += n;
-        if (i < chunks - 1 && bench_agree_long(c, t.seconds > 2 * c->o.budget_s))
-            break;
     }
     return t;
 }
@@ -320,19 +324,21 @@ static inline int bench_check_pattern(struct bench_ctx *c, const void *buf, size
  * non-zero on every PE that saw a failure and on PE 0 if any PE did. */
 static inline int bench_finish(struct bench_ctx *c)
 {
-    long total = 0;
+    long total = 0, *all;
     int status;
-    bench_gather_long(c, c->failures);
+    all = bench_gather_long(c, c->failures);
     if (c->me == 0) {
         for (int pe = 0; pe < c->npes; pe++)
-            total += c->gather_longs[pe];
+            total += all[pe];
         bench_print_verdict(c->name, total, c->npes);
     }
     status = (c->failures || total) ? 1 : 0;
     fflush(stdout);
     shmem_barrier_all();
-    shmem_free(c->gather_doubles);
-    shmem_free(c->gather_longs);
+    for (int t = 0; t < 2; t++) {
+        shmem_free(c->gather_doubles[t]);
+        shmem_free(c->gather_longs[t]);
+    }
     shmem_finalize();
     return status;
 }

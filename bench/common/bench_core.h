@@ -93,7 +93,7 @@ static inline struct bench_opts bench_parse_opts(int argc, char **argv)
         o.mode = BENCH_VERIFY;
     /* Default budgets keep a --quick suite run within minutes; each figure
      * still gets enough iterations to average out timer resolution. */
-    o.budget_s = o.mode == BENCH_FULL ? 0.25 : o.mode == BENCH_QUICK ? 0.03 : 0.0;
+    o.budget_s = o.mode == BENCH_FULL ? 0.25 : o.mode == BENCH_QUICK ? 0.02 : 0.0;
     o.budget_s = bench_arg_long(argc, argv, "budget-ms", (long)(o.budget_s * 1000)) / 1000.0;
     o.fixed_iters = bench_arg_long(argc, argv, "iters", o.mode == BENCH_VERIFY ? 2 : 0);
     o.min_size = (size_t)bench_arg_long(argc, argv, "min-size", 0);
@@ -131,11 +131,13 @@ static inline long bench_iters_for_budget(double budget_s, double per_iter_s,
 
 /* ---- size sweeps ----------------------------------------------------- */
 
-/* Next size of a sweep: doubling in full mode, x4 otherwise, always ending
- * exactly on max so the largest size is measured in every mode. */
+/* Next size of a sweep: doubling in full mode; otherwise doubling up to
+ * 64 bytes (so 8 bytes, the size most targets name, is always measured)
+ * and x4 above.  Always ends exactly on max so the largest size is
+ * measured in every mode. */
 static inline size_t bench_next_size(const struct bench_opts *o, size_t size, size_t max)
 {
-    size_t next = o->mode == BENCH_FULL ? size * 2 : size * 4;
+    size_t next = (o->mode == BENCH_FULL || size < 64) ? size * 2 : size * 4;
     if (size < max && next > max)
         return max;
     return next;

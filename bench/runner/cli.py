@@ -12,7 +12,7 @@ from typing import Dict, List, Optional, Tuple
 
 from . import build, execute, plots, report, results, targets
 from .libraries import BENCH_DIR, REPO_DIR, Library, check_usable, default_peer, parse_spec, shoal
-from .programs import PROGRAMS, Program, Variant, by_name
+from .programs import PROGRAMS, SHOAL_ALGORITHMS, Program, Variant, by_name
 
 MODES = {
     # mode: (program flag, repetitions, default PE counts)
@@ -30,6 +30,7 @@ class Case:
     variant: Variant
     algo_label: str = ""
     algo_env: Tuple[Tuple[str, str], ...] = ()
+    algo_args: Tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -75,6 +76,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--algo-env", action="append", default=[], metavar="VAR=v1,v2",
                    help="for Shoal, also run the per-algorithm programs once per value of VAR "
                         "(repeatable), e.g. SHMEM_REDUCE_ALGORITHM=rd,ring")
+    p.add_argument("--algorithms", action="store_true",
+                   help="for Shoal, every collective algorithm it has (the --algo-env lists in "
+                        "runner/programs.py SHOAL_ALGORITHMS)")
     p.add_argument("--timeout", type=float, default=120, help="seconds per run (default 120)")
     p.add_argument("--strict", action="store_true",
                    help="a failed peer run also makes the exit status non-zero")
@@ -97,9 +101,10 @@ def list_programs() -> None:
 
 # ---- what to run ---------------------------------------------------------------------
 
-def choose_libraries(args: argparse.Namespace, work_dir: str) -> Tuple[List[Library], Dict[str, str]]:
-    """Usable libraries, first the one ratios are taken of (Shoal), and
-    the reasons for the ones left out."""
+def choose_libraries(args: argparse.Namespace,
+                     work_dir: str) -> Tuple[List[Library], Dict[str, str], Optional[str]]:
+    """Usable libraries, first the one ratios are taken of (Shoal), the
+    reasons for the ones left out, and Shoal's problem if it is one."""
     candidates: List[Library] = []
     if not args.no_shoal:
         candidates.append(parse_spec(args.shoal, "shoal") if args.shoal else shoal(args.shoal_build))
@@ -109,25 +114,38 @@ def choose_libraries(args: argparse.Namespace, work_dir: str) -> Tuple[List[Libr
         if not args.peer and default_peer():
             peers = [default_peer()]
         candidates += peers
-    usable, unusable = [], {}
+    usable, unusable, shoal_problem = [], {}, None
     for lib in candidates:
         check_usable(lib, work_dir)
         if lib.problem:
             unusable[lib.name] = lib.problem
+            shoal_problem = lib.problem if lib.is_shoal else shoal_problem
             say("library %s not usable: %s" % (lib.name, lib.problem))
         else:
             usable.append(lib)
-    return usable, unusable
+    return usable, unusable, shoal_problem
 
 
-def parse_algo_env(specs: List[str]) -> List[Tuple[str, Tuple[Tuple[str, str], ...]]]:
+def parse_algo_env(specs: List[str]) -> List[Tuple[str, str]]:
+    """[(variable, value)] from VAR=v1,v2 specs."""
     algos = []
     for spec in specs:
         var, sep, values = spec.partition("=")
         if not sep or not values:
             raise SystemExit("--algo-env wants VAR=v1,v2, not %r" % spec)
-        algos += [("%s=%s" % (var, v), ((var, v),)) for v in values.split(",") if v]
+        algos += [(var, v) for v in values.split(",") if v]
     return algos
+
+
+def algorithm_cases(prog: Program, pes: int, variant: Variant, algos) -> List[Case]:
+    """One case per algorithm whose variable this program responds to."""
+    cases = []
+    for var, value in algos:
+        extra = prog.args_for_algorithm(var)
+        if extra is not None:
+            cases.append(Case(prog, pes, variant, "%s=%s" % (var, value), ((var, value),),
+                              tuple(extra)))
+    return cases
 
 
 def plan_cases(programs: List[Program], mode: str, pes_list: List[int],
@@ -142,11 +160,11 @@ def plan_cases(programs: List[Program], mode: str, pes_list: List[int],
             pes_for = [2]
         else:
             pes_for = pes_list
-        extra = algos if (prog.per_algorithm and have_shoal) else []
         for pes in pes_for:
             for variant in prog.variants_for(mode):
                 cases.append(Case(prog, pes, variant))
-                cases += [Case(prog, pes, variant, label, env) for label, env in extra]
+                if have_shoal:
+                    cases += algorithm_cases(prog, pes, variant, algos)
     return cases
 
 
@@ -159,7 +177,7 @@ def who_runs(case: Case, libs: List[Library]) -> List[Optional[Library]]:
 
 
 def command_for(case: Case, lib: Optional[Library], exe: str, mode_flag: str) -> List[str]:
-    args = [mode_flag] + list(case.variant.args)
+    args = [mode_flag] + list(case.variant.args) + list(case.algo_args)
     if lib is None:
         return [exe] + args
     if case.program.name in lib.skip:
@@ -209,7 +227,7 @@ def run_one(case: Case, lib: Optional[Library], rep: int, built, mode_flag: str,
                                                                  case.pes, who))
         return
     res = execute.run(command_for(case, lib, b.exe, mode_flag), env_for(case, lib),
-                      case.program.timeout_s or timeout, out_dir)
+                      case.program.timeout_s or timeout, out_dir, b.exe)
     n = coll.add_records(who, case.label, res.records)
     record.update(status=res.status, seconds=round(res.seconds, 2), returncode=res.returncode,
                   figures=n, command=res.command)
@@ -254,7 +272,7 @@ def point_latest(out_dir: str) -> None:
 
 def write_outputs(out_dir: str, meta: dict, coll: results.Collection, libs: List[Library],
                   no_plots: bool) -> List[dict]:
-    names = ([lib.name for lib in libs] or ["machine"])
+    names = [lib.name for lib in libs] + ["machine"]  # machine: the reference programs
     shoal_name = next((lib.name for lib in libs if lib.is_shoal), None)
     peer_name = next((lib.name for lib in libs if not lib.is_shoal), None)
     meta.update(shoal=shoal_name, peer=peer_name)
@@ -270,7 +288,11 @@ def write_outputs(out_dir: str, meta: dict, coll: results.Collection, libs: List
     return target_rows
 
 
-def exit_status(coll: results.Collection, libs: List[Library], strict: bool, mode: str) -> int:
+def exit_status(coll: results.Collection, libs: List[Library], strict: bool, mode: str,
+                shoal_problem: Optional[str]) -> int:
+    if shoal_problem and mode in ("verify", "tiny"):  # a test of Shoal that cannot run it fails
+        say("FAILED: Shoal is not usable: %s" % shoal_problem)
+        return 1
     strict_names = {lib.name for lib in libs if lib.is_shoal or strict} | {"machine"}
     failed = [r for r in coll.runs if r["library"] in strict_names
               and r["status"] not in execute.ACCEPTABLE]
@@ -296,7 +318,7 @@ def main(argv: List[str]) -> int:
     os.makedirs(out_dir, exist_ok=True)
     say("output: %s" % out_dir)
 
-    libs, unusable = choose_libraries(args, os.path.join(out_dir, "build", "probe"))
+    libs, unusable, shoal_problem = choose_libraries(args, os.path.join(out_dir, "build", "probe"))
     if not any(lib.is_shoal for lib in libs) and not args.no_shoal:
         say("Shoal is not usable; running the peer(s) only")
     if not libs:
@@ -305,7 +327,7 @@ def main(argv: List[str]) -> int:
         say("library %s" % lib.describe())
 
     programs = by_name(args.programs.split(",") if args.programs else [])
-    algos = parse_algo_env(args.algo_env)
+    algos = parse_algo_env(args.algo_env + (list(SHOAL_ALGORITHMS) if args.algorithms else []))
     cases = plan_cases(programs, args.mode, pes_list, algos, any(l.is_shoal for l in libs))
     say("building %d programs for %s ..." % (len(programs), ", ".join(l.name for l in libs)))
     built = build.build_all(programs, libs, os.path.join(out_dir, "build"), args.jobs)
@@ -329,7 +351,7 @@ def main(argv: List[str]) -> int:
     for t in target_rows:
         say("target: %-60s %s" % (t["target"][:60], t["status"]))
     say("done in %.0f s: %s" % (time.monotonic() - started, os.path.join(out_dir, "report.md")))
-    return exit_status(coll, libs, args.strict, args.mode)
+    return exit_status(coll, libs, args.strict, args.mode, shoal_problem)
 
 
 if __name__ == "__main__":

@@ -62,21 +62,50 @@ def classify(records: List[dict], returncode: Optional[int], timed_out: bool) ->
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    """The launcher and every PE it started are in the process group we
-    created for it; stop exactly that group."""
+    """Stop the launcher's process group: SIGTERM first, which launchers
+    forward to their PEs, then SIGKILL."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
             return
         try:
-            proc.wait(timeout=5)
+            proc.wait(timeout=10)
             return
         except subprocess.TimeoutExpired:
             continue
 
 
-def run(command: List[str], env: Dict[str, str], timeout_s: float, cwd: str) -> RunResult:
+def pids_running(exe: str) -> List[int]:
+    """Processes whose executable is exactly exe (a binary of this run's
+    output directory, so only PEs this runner started)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.readlink("/proc/%s/exe" % entry) == exe:
+                pids.append(int(entry))
+        except OSError:
+            continue
+    return pids
+
+
+def kill_leftover_pes(exe: str) -> int:
+    """Some launchers (Open MPI) put PEs in process groups of their own; a
+    PE left spinning after its launcher died would slow every later run.
+    Returns how many were stopped."""
+    pids = pids_running(exe)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return len(pids)
+
+
+def run(command: List[str], env: Dict[str, str], timeout_s: float, cwd: str,
+        exe: str = "") -> RunResult:
     start = time.monotonic()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, **env), cwd=cwd, start_new_session=True)
@@ -87,13 +116,9 @@ def run(command: List[str], env: Dict[str, str], timeout_s: float, cwd: str) -> 
         timed_out = True
         kill_group(proc)
         out, err = proc.communicate()
-    # PEs the launcher left behind (a PE spinning after its peer died)
-    # would slow every later run down.
-    if not timed_out:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    leftovers = kill_leftover_pes(os.path.realpath(exe)) if exe else 0
+    if leftovers:
+        err += "\nrunner: stopped %d PE(s) left running after the launcher ended\n" % leftovers
     records = parse_lines(out)
     return RunResult(status=classify(records, proc.returncode, timed_out),
                      returncode=proc.returncode, seconds=time.monotonic() - start,

@@ -9,6 +9,13 @@ from typing import Dict, List, Tuple
 from .results import Collection
 
 LINE_STYLES = ["-", "--", ":", "-."]
+MARKERS = ["o", "s", "^", "v"]
+
+
+def style_of(lib: str, libs: List[str]) -> dict:
+    """Libraries differ by line style and marker, operations by colour."""
+    i = libs.index(lib) if lib in libs else 0
+    return {"linestyle": LINE_STYLES[i % len(LINE_STYLES)], "marker": MARKERS[i % len(MARKERS)]}
 
 
 def load_pyplot():
@@ -44,9 +51,9 @@ def plot_vs_size(plt, out_dir: str, family: Tuple, lines, libs: List[str]) -> st
     ops = sorted({op for _, op in lines})
     for (lib, op), points in sorted(lines.items()):
         points.sort()
-        style = LINE_STYLES[libs.index(lib) % len(LINE_STYLES)] if lib in libs else "-"
-        ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o", markersize=3,
-                label="%s %s" % (lib, op), color="C%d" % (ops.index(op) % 10))
+        ax.plot([p[0] for p in points], [p[1] for p in points], markersize=3,
+                label="%s %s" % (lib, op), color="C%d" % (ops.index(op) % 10),
+                **style_of(lib, libs))
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("size (bytes)")
@@ -81,9 +88,9 @@ def plot_collectives_vs_pes(plt, out_dir: str, coll: Collection, libs: List[str]
             if size not in (sizes[0], sizes[-1]):
                 continue
             points.sort()
-            style = LINE_STYLES[libs.index(lib) % len(LINE_STYLES)] if lib in libs else "-"
-            ax.plot([p[0] for p in points], [p[1] for p in points], style, marker="o",
-                    label="%s %d B" % (lib, size), color="C%d" % sizes.index(size))
+            ax.plot([p[0] for p in points], [p[1] for p in points], markersize=4,
+                    label="%s %d B" % (lib, size), color="C%d" % sizes.index(size),
+                    **style_of(lib, libs))
         ax.set_title(op)
         ax.set_xlabel("PEs")
         ax.set_ylabel("latency (us)")

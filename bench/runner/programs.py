@@ -33,7 +33,10 @@ class Program:
     variants: Tuple[Variant, ...] = (Variant(),)
     full_variants: Tuple[Variant, ...] = ()   # added in --full mode
     needs: frozenset = frozenset()            # {"shoal"}: Shoal-only programs
-    per_algorithm: bool = False               # repeat once per --algo-env value (Shoal)
+    # Shoal's algorithm variables this program is repeated for (--algo-env,
+    # --algorithms), each with the arguments that narrow the run to the
+    # collective the variable selects.
+    algorithm_args: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     ci_pes: Tuple[int, ...] = (1, 2, 3)       # PE counts for --verify-only
     timeout_s: int = 0                        # 0: the runner's --timeout
 
@@ -43,6 +46,14 @@ class Program:
 
     def variants_for(self, mode: str) -> Tuple[Variant, ...]:
         return self.variants + (self.full_variants if mode == "full" else ())
+
+    @property
+    def per_algorithm(self) -> bool:
+        return bool(self.algorithm_args)
+
+    def args_for_algorithm(self, variable: str):
+        """Extra arguments for a run under variable, None if it does not apply."""
+        return dict(self.algorithm_args).get(variable)
 
 
 def _heap(size: str) -> Variant:
@@ -63,17 +74,35 @@ PROGRAMS: List[Program] = [
     Program("multipair", "n pairs at once: put/get and shmem_ptr store/load latency and bandwidth (004 s4)",
             ci_pes=(1, 2, 3, 8)),
     Program("collectives", "barrier, broadcast, sum reduce, collect, fcollect, alltoall vs size",
-            per_algorithm=True, ci_pes=(1, 2, 3, 8)),
+            algorithm_args=tuple((var, ("--op=" + op,)) for var, op in (
+                ("SHMEM_BARRIER_ALGORITHM", "barrier"), ("SHMEM_BCAST_ALGORITHM", "broadcast"),
+                ("SHMEM_REDUCE_ALGORITHM", "reduce"), ("SHMEM_COLLECT_ALGORITHM", "collect"),
+                ("SHMEM_FCOLLECT_ALGORITHM", "fcollect"),
+                ("SHMEM_ALLTOALL_ALGORITHM", "alltoall"))),
+            ci_pes=(1, 2, 3, 8)),
     Program("stream", "STREAM copy/scale/add/triad with a reduction per block, local/putget/shmem_ptr (004 s4.2)"),
     Program("team_create", "team creation latency, duplicate and halving splits (000 Fig. 3); needs teams"),
     Program("osu_reduce_teams", "OSU sum reduce: Algorithm 1 (active set) vs 2 (shared+leaders teams) (000 s V-B)",
-            per_algorithm=True),
+            algorithm_args=(("SHMEM_REDUCE_ALGORITHM", ()),)),
     Program("heat2d", "2D heat conduction, row distribution, puts + barriers (003)"),
     Program("daxpy", "DAXPY with ring shift by put, barrier and sum reduction (003)"),
     Program("intsort", "NAS IS-style bucket sort: fetch-add reservations + puts (004 s6)"),
     Program("footprint", "resident memory per PE of hello world + barrier + collect (003)",
             variants=(_heap("64M"), _heap("256M")), full_variants=(_heap("1G"),), heap=""),
 ]
+
+
+# Every algorithm Shoal can be told to use, by variable (the names of
+# src/coll/select.c); --algorithms runs them all.  Values a library does
+# not know make its runs fail at start-up, which the report shows.
+SHOAL_ALGORITHMS = (
+    "SHMEM_BARRIER_ALGORITHM=shm,dissem,tree",
+    "SHMEM_BCAST_ALGORITHM=linear,binomial,scatter_allgather",
+    "SHMEM_REDUCE_ALGORITHM=flat,recdbl,ring,bruck,rsag",
+    "SHMEM_COLLECT_ALGORITHM=linear,ring,recdbl,bruck",
+    "SHMEM_FCOLLECT_ALGORITHM=linear,ring,recdbl,bruck",
+    "SHMEM_ALLTOALL_ALGORITHM=pairwise",
+)
 
 
 def by_name(names: List[str]) -> List[Program]:

@@ -123,18 +123,21 @@ def figure_tables(coll: Collection, libs: List[str]) -> List[str]:
     for fig in coll.sorted_figures():
         groups[(fig.field("bench"), fig.field("label"))].append(fig)
     lines = []
-    ref_cols = ["%s/%s" % (libs[0], ref) for ref in libs[1:]]
     for (bench, label), figs in groups.items():
         title = bench + (" [%s]" % label if label else "")
+        # columns: the libraries (or "machine") that measured this program
+        who = [lib for lib in libs if any(lib in f.values for f in figs)]
+        refs = [ref for ref in who[1:]] if who and who[0] == libs[0] else []
+        ref_cols = ["%s/%s" % (who[0], ref) for ref in refs]
         lines += ["## %s" % title, ""]
         if bench in summaries:
             lines += [summaries[bench], ""]
-        lines += ["| op | variant | size | PEs | metric | %s |" % " | ".join(libs + ref_cols),
-                  "|---|---|---|---|---|%s" % ("---|" * (len(libs) + len(ref_cols)))]
+        lines += ["| op | variant | size | PEs | metric | %s |" % " | ".join(who + ref_cols),
+                  "|---|---|---|---|---|%s" % ("---|" * (len(who) + len(ref_cols)))]
         for fig in figs:
             _, op, variant, size, metric, pes, _ = fig.key
-            cols = [cell(fig, lib) for lib in libs] + [ratio_text(fig, libs[0], ref)
-                                                       for ref in libs[1:]]
+            cols = [cell(fig, lib) for lib in who] + [ratio_text(fig, who[0], ref)
+                                                      for ref in refs]
             lines.append("| %s | %s | %s | %d | %s | %s |" % (op, variant or "-", size_text(size),
                                                             pes, metric, " | ".join(cols)))
         lines.append("")

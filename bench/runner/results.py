@@ -92,6 +92,12 @@ def figure_order(key: FigureKey):
 
 # ---- files ------------------------------------------------------------------
 
+def peers_of(libs: List[str]) -> List[str]:
+    """The libraries the first one is compared with ("machine" holds the
+    reference programs' figures, which no library shares)."""
+    return [lib for lib in libs[1:] if lib != "machine"]
+
+
 def write_json(path: str, meta: dict, coll: Collection, libs: List[str],
                targets: List[dict]) -> None:
     figures = []
@@ -99,7 +105,7 @@ def write_json(path: str, meta: dict, coll: Collection, libs: List[str],
         entry = dict(zip(KEY_FIELDS, fig.key))
         entry["values"] = fig.values
         entry["stats"] = {lib: fig.stats(lib) for lib in libs if fig.stats(lib)}
-        entry["ratio_to"] = {ref: fig.ratio(libs[0], ref) for ref in libs[1:]
+        entry["ratio_to"] = {ref: fig.ratio(libs[0], ref) for ref in peers_of(libs)
                              if fig.ratio(libs[0], ref) is not None}
         entry["tags"] = fig.tags
         figures.append(entry)
@@ -120,7 +126,7 @@ def write_csv(path: str, coll: Collection, libs: List[str]) -> None:
                 st = fig.stats(lib)
                 if not st:
                     continue
-                refs = [ref for ref in libs if ref != lib] if lib == libs[0] else []
+                refs = peers_of(libs) if lib == libs[0] else []
                 ref = refs[0] if refs else ""
                 ratio = fig.ratio(lib, ref) if ref else None
                 w.writerow(list(fig.key) + [lib, "%.6g" % st["median"], "%.6g" % st["min"],

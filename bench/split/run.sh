@@ -36,20 +36,30 @@ fi
 
 # Open MPI refuses root unless told; --oversubscribe lets 8 ranks share 2 cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Binding as Open MPI does by default: ranks pinned to cores while there are
+# enough cores, none when oversubscribed; Shoal's PEs get the same (--bind).
+cores=$(nproc)
 status=0
 for np in $pes; do
+    if [ "$np" -le "$cores" ]; then
+        shoal_bind=--bind mpi_bind=core
+    else
+        shoal_bind="" mpi_bind=none
+    fi
     r=0
     while [ "$r" -lt "$reps" ]; do
         for algo in put amo; do
             SHOAL_SPLIT_BARRIER=$algo "$build/bin/oshrun" -np "$np" "$out/sparse_exchange" --variant split \
-                --iters "$iters" $mode || status=1
+                --iters "$iters" $mode $shoal_bind || status=1
         done
-        "$build/bin/oshrun" -np "$np" "$out/sparse_exchange" --variant split --iters "$iters" $mode || status=1
-        "$build/bin/oshrun" -np "$np" "$out/sparse_exchange" --variant blocking --iters "$iters" $mode || status=1
+        "$build/bin/oshrun" -np "$np" "$out/sparse_exchange" --variant split --iters "$iters" $mode $shoal_bind \
+            || status=1
+        "$build/bin/oshrun" -np "$np" "$out/sparse_exchange" --variant blocking --iters "$iters" $mode $shoal_bind \
+            || status=1
         if [ $have_mpi = 1 ]; then
             for v in ibarrier blocking; do
-                mpirun --oversubscribe -np "$np" "$out/sparse_exchange_mpi" --variant $v --iters "$iters" $mode \
-                    || status=1
+                SPARSE_EXCHANGE_BIND=$mpi_bind mpirun --oversubscribe --bind-to $mpi_bind -np "$np" \
+                    -x SPARSE_EXCHANGE_BIND "$out/sparse_exchange_mpi" --variant $v --iters "$iters" $mode || status=1
             done
         else
             echo "{\"bench\":\"sparse_exchange\",\"op\":\"sparse_exchange\",\"skip\":\"mpicc not found\",\"pes\":$np}"

@@ -14,16 +14,21 @@
  *   --variant split     the split barrier (Shoal's shmemx_barrier_all_*);
  *                       the algorithm is SHOAL_SPLIT_BARRIER's (put, amo, shm)
  *   --variant blocking  no overlap: notices, barrier_all, receive, barrier_all
- *   --iters N           iterations (1000; --verify: 20)
+ *   --iters N           timed iterations (1000; --verify: 20)
+ *   --warmup N          untimed iterations first (iters / 5): page faults
+ *                       and the scheduler's placement of the PEs settle
+ *   --bind              pin PE i to core i mod cores (what mpirun does by
+ *                       default for 2 ranks; run.sh binds both or neither)
  *
  * Every byte is checked against the pattern its sender wrote, and the job
  * checks that the notices and bytes received equal those sent.  One JSON
  * line per figure; the MPI_Ibarrier control is sparse_exchange_mpi.c. */
+#include "../common/bench.h"   /* first: it sets _GNU_SOURCE, which sched.h's CPU_* need */
+
 #include <math.h>
+#include <sched.h>
 #include <shmemx.h>
 #include <stdbool.h>
-
-#include "../common/bench.h"
 
 enum { MAX_BYTES = 1024 };
 
@@ -37,7 +42,8 @@ _Static_assert(sizeof(struct notice) == 20, "the paper's notices are 20 bytes");
 
 struct exchange {
     int me, npes, fanout;
-    long iters;
+    long iters, warmup;         /* timed iterations; untimed ones before them */
+    uint32_t stamp;             /* iteration + 1, over warm-up and timed runs */
     bool blocking;
     struct notice *inbox;       /* symmetric: one slot per sender */
     unsigned char *outbox;      /* symmetric: fanout buffers of MAX_BYTES */
@@ -147,17 +153,35 @@ static void iteration_blocking(struct exchange *x, uint32_t stamp)
     shmem_barrier_all();
 }
 
-static double run(struct exchange *x)
+static double run(struct exchange *x, long iters)
 {
     shmem_barrier_all();
     double t0 = bench_now();
-    for (long it = 0; it < x->iters; it++) {
+    for (long it = 0; it < iters; it++) {
         if (x->blocking)
-            iteration_blocking(x, (uint32_t)it + 1);
+            iteration_blocking(x, ++x->stamp);
         else
-            iteration_split(x, (uint32_t)it + 1);
+            iteration_split(x, ++x->stamp);
     }
     return bench_now() - t0;
+}
+
+/* Two PEs that polls on one core take turns by time slices; pinning
+ * keeps each on its own core when there are enough. */
+static void bind_to_core(int me)
+{
+    cpu_set_t online, one;
+    if (sched_getaffinity(0, sizeof online, &online) != 0)
+        return;
+    int want = me % CPU_COUNT(&online), seen = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &online) || seen++ != want)
+            continue;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        sched_setaffinity(0, sizeof one, &one);
+        return;
+    }
 }
 
 static const char *variant_name(const struct exchange *x)
@@ -194,6 +218,10 @@ int main(int argc, char **argv)
     x.npes = c.npes;
     x.blocking = variant && strcmp(variant, "blocking") == 0;
     x.iters = bench_arg_long(argc, argv, "iters", bench_by_mode(&c.o, 20, 1000, 1000));
+    x.warmup = bench_arg_long(argc, argv, "warmup", x.iters / 5);
+    bool bind = bench_arg_flag(argc, argv, "bind");
+    if (bind)
+        bind_to_core(c.me);
     x.fanout = c.npes > 1 ? (int)fmax(1.0, floor(log2((double)c.npes))) : 0;
     if (x.fanout > 64)
         x.fanout = 64;
@@ -202,7 +230,9 @@ int main(int argc, char **argv)
     x.outbox = shmem_malloc((size_t)(x.fanout ? x.fanout : 1) * MAX_BYTES);
     x.taken = calloc((size_t)c.npes, sizeof *x.taken);
     bench_tag_long(&c.tags, "fanout", x.fanout);
-    double t = run(&x);
+    bench_tag_str(&c.tags, "bind", bind ? "core" : "none");
+    run(&x, x.warmup);
+    double t = run(&x, x.iters);
     double t_max = bench_max_over_pes(&c, t);
     verify_totals(&c, &x);
     bench_emit(&c, "sparse_exchange", variant_name(&x), 0, "time_s", t_max, x.iters);

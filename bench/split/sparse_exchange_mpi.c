@@ -9,7 +9,8 @@
  *
  *   --variant ibarrier  (default) MPI_Ibarrier, tested inside the probe loop
  *   --variant blocking  MPI_Barrier, no overlap
- *   --iters N           iterations (1000; --verify: 20)
+ *   --iters N           timed iterations (1000; --verify: 20)
+ *   --warmup N          untimed iterations first (iters / 5)
  *
  * Same notices, sizes, neighbour choice, checks and JSON lines as the
  * SHMEM program, with variant "mpi_ibarrier" / "mpi_blocking". */
@@ -27,7 +28,8 @@ _Static_assert(sizeof(struct notice) == 20, "the paper's notices are 20 bytes");
 
 struct exchange {
     int me, npes, fanout;
-    long iters;
+    long iters, warmup;
+    uint32_t stamp;
     int blocking;
     struct notice *inbox;
     unsigned char *outbox;
@@ -169,6 +171,7 @@ static int report(struct exchange *x, double t, const char *mode)
     struct bench_tags tags = {""};
     bench_tag_long(&tags, "fanout", x->fanout);
     bench_tag_str(&tags, "mode", mode);
+    bench_tag_str(&tags, "bind", getenv("SPARSE_EXCHANGE_BIND") ? getenv("SPARSE_EXCHANGE_BIND") : "mpirun");
     const char *variant = x->blocking ? "mpi_blocking" : "mpi_ibarrier";
     bench_print_result("sparse_exchange", "sparse_exchange", variant, 0, "time_s", t_max, x->iters, x->npes, &tags);
     bench_print_result("sparse_exchange", "sparse_exchange", variant, 0, "us_per_iter", t_max / (double)x->iters * 1e6,
@@ -188,14 +191,18 @@ int main(int argc, char **argv)
     const char *variant = bench_arg_str(argc, argv, "variant");
     x.blocking = variant && strcmp(variant, "blocking") == 0;
     x.iters = bench_arg_long(argc, argv, "iters", bench_by_mode(&o, 20, 1000, 1000));
+    x.warmup = bench_arg_long(argc, argv, "warmup", x.iters / 5);
     x.fanout = x.npes > 1 ? (int)fmax(1.0, floor(log2((double)x.npes))) : 0;
     if (x.fanout > 64)
         x.fanout = 64;
     x.rng = 0x853C49E6748FEA9Bull ^ (uint64_t)(x.me + 1) * 0x9E3779B97F4A7C15ull;
     setup(&x);
+    for (long it = 0; it < x.warmup; it++)
+        iteration(&x, ++x.stamp);
+    MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     for (long it = 0; it < x.iters; it++)
-        iteration(&x, (uint32_t)it + 1);
+        iteration(&x, ++x.stamp);
     double t = MPI_Wtime() - t0;
     int status = report(&x, t, bench_mode_name(o.mode));
     MPI_Win_unlock_all(x.inbox_win);

@@ -23,9 +23,10 @@ void alltoall_pairwise(const struct coll_call *c, void *dest, const void *src, p
 {
     int P = c->n, me = c->me;
     size_t dblock = nelems * dst * elem, sblock = nelems * sst * elem;
-    for (int s = 1; s < P; s++)
+    for (int s = 1; s < P && !c->dest_ready; s++)
         cc_signal(c, (me + s) % P, F_ENTER);
-    cc_await(c, F_ENTER, P - 1);
+    if (!c->dest_ready)
+        cc_await(c, F_ENTER, P - 1);
     for (int s = 1; s < P; s++) {
         int to = (me + s) % P;
         copy_block(c, to, (char *)dest + me * dblock, (const char *)src + to * sblock, dst, sst, elem, nelems);

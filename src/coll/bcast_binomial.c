@@ -16,10 +16,12 @@ void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size
     int kids = 0;
     for (int d = low; r + d < P; d <<= 1)
         kids++;
-    cc_await(c, F_ARRIVE, kids);
+    if (!c->dest_ready)
+        cc_await(c, F_ARRIVE, kids);
     if (r > 0) {
         int parent = r - (low >> 1);
-        cc_signal(c, (parent + root) % P, F_ARRIVE);
+        if (!c->dest_ready)
+            cc_signal(c, (parent + root) % P, F_ARRIVE);
         cc_await(c, F_DATA, 1);
     } else if (root_dest && dest != src) {
         memcpy(dest, src, n);

@@ -30,11 +30,20 @@ enum {
 };
 enum coll_bank { BANK_CALL = 0, BANK_HOST = 1, BANK_LEADERS = 2, BANK_SIZES = 3 };
 
+/* A message of a few bytes and its signal in one cache line: on shared
+ * memory the receiver then pays one line transfer, not two. */
+struct coll_line {
+    uint64_t sig;                 /* messages ever delivered to this line */
+    unsigned char data[56];
+};
+enum { COLL_LINES = 2 * 34, COLL_LINE_BYTES = 56 };
+
 struct coll_area {
     uint64_t flag[COLL_BANKS][COLL_NFLAGS];   /* written by peers */
     uint64_t seen[COLL_BANKS][COLL_NFLAGS];   /* consumed so far; touched only by the owner */
     uint64_t barrier_seen[SHOAL_PSYNC_ROUNDS];
-    uint64_t pad[8];
+    uint64_t line_seen[COLL_BANKS][COLL_LINES];
+    struct coll_line line[COLL_BANKS][COLL_LINES] __attribute__((aligned(64)));
     _Alignas(64) char buf[];                  /* receive scratch of the scratch-based algorithms */
 };
 #define COLL_AREA_BUF_BYTES (SHOAL_COLL_SCRATCH_BYTES - sizeof(struct coll_area))
@@ -50,6 +59,10 @@ struct coll_call {
     char *buf;                   /* symmetric receive scratch (NULL when none) */
     size_t buf_bytes;
     bool shm;                    /* every member load/store reachable: algorithms may use shoal_ptr */
+    bool dest_ready;             /* active sets: the user made every dest ready before any PE called,
+                                  * so data may be written before its owner arrives */
+    struct coll_line *line;      /* COLL_LINES one-line mailboxes (team calls only, else NULL) */
+    uint64_t *line_seen;
 };
 
 SHOAL_INLINE int cc_pe(const struct coll_call *c, int i)
@@ -84,6 +97,28 @@ SHOAL_INLINE void cc_put(const struct coll_call *c, int i, void *dst, const void
 
 /* Wait for count more signals on my flag idx. */
 void cc_await(const struct coll_call *c, int idx, uint64_t count);
+
+/* One-line mailboxes, for payloads of at most COLL_LINE_BYTES on shared memory. */
+SHOAL_INLINE bool cc_lines_ok(const struct coll_call *c, size_t bytes)
+{
+    return c->line && c->shm && bytes <= COLL_LINE_BYTES;
+}
+SHOAL_INLINE void cc_line_put(const struct coll_call *c, int i, int idx, const void *src, size_t n)
+{
+    int pe = cc_pe(c, i);
+    struct coll_line *l = shoal_ptr(&c->line[idx], pe);
+    memcpy(l->data, src, n);
+    __atomic_fetch_add(&l->sig, 1, __ATOMIC_RELEASE);
+    shoal_notify(pe);
+}
+SHOAL_INLINE const void *cc_line_wait(const struct coll_call *c, int idx)
+{
+    struct coll_line *l = &c->line[idx];
+    uint64_t want = ++c->line_seen[idx];
+    if (__atomic_load_n(&l->sig, __ATOMIC_ACQUIRE) < want)
+        SHOAL_WAIT_WHILE(__atomic_load_n(&l->sig, __ATOMIC_ACQUIRE) < want);
+    return l->data;
+}
 
 /* Where member i's symmetric object addr is, readable here: a direct pointer
  * when c->shm, else a copy fetched into tmp. */

@@ -30,12 +30,13 @@ void collect_bruck(const struct coll_call *c, const struct coll_blocks *b)
     if (b->mine && blk_len(b, me))
         memcpy((char *)b->dest + blk_off(b, me), b->mine, blk_len(b, me));
     int k = 0;
-    for (int d = 1; d < P; d <<= 1, k++)   /* member me + d writes into my dest in step k */
+    for (int d = 1; d < P && !c->dest_ready; d <<= 1, k++)   /* member me + d writes into my dest in step k */
         cc_signal(c, (me + d) % P, F_ENTER + k);
     k = 0;
     for (int d = 1; d < P; d <<= 1, k++) {
         int cnt = d < P - d ? d : P - d;
-        cc_await(c, F_ENTER + k, 1);
+        if (!c->dest_ready)
+            cc_await(c, F_ENTER + k, 1);
         send_range(c, b, (me - d + P) % P, me, cnt, F_STEP + k);
         cc_await(c, F_STEP + k, 1);
     }

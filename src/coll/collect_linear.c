@@ -15,9 +15,11 @@ void collect_linear(const struct coll_call *c, const struct coll_blocks *b)
     size_t len = blk_len(b, me);
     if (b->mine && len)
         memcpy(mine, b->mine, len);
-    for (int i = 1; i < P; i++)
-        cc_signal(c, (me + i) % P, F_ENTER);
-    cc_await(c, F_ENTER, P - 1);
+    if (!c->dest_ready) {
+        for (int i = 1; i < P; i++)
+            cc_signal(c, (me + i) % P, F_ENTER);
+        cc_await(c, F_ENTER, P - 1);
+    }
     for (int i = 1; i < P; i++)
         cc_put_signal(c, (me + i) % P, mine, mine, len, F_DATA);
     cc_await(c, F_DATA, P - 1);

@@ -23,16 +23,18 @@ void collect_recdbl(const struct coll_call *c, const struct coll_blocks *b)
     if (P == 1)
         return;
     if (me < 2 * r && me % 2 == 0) {   /* folded away: hand over, then receive everything */
-        cc_await(c, F_PRE_ENTER, 1);
+        if (!c->dest_ready)
+            cc_await(c, F_PRE_ENTER, 1);
         cc_put_signal(c, me + 1, dest + blk_off(b, me), dest + blk_off(b, me), blk_len(b, me), F_PRE);
         cc_await(c, F_POST, 1);
         return;
     }
     int v = me < 2 * r ? me / 2 : me - r, L = cc_log2_ceil(p2);
-    for (int k = 0; k < L; k++)   /* my dest is free: tell each partner that writes into it */
+    for (int k = 0; k < L && !c->dest_ready; k++)   /* my dest is free: tell each partner writing into it */
         cc_signal(c, real_lo(v ^ (1 << k), r) + ((v ^ (1 << k)) < r), F_ENTER + k);
     if (me < 2 * r) {
-        cc_signal(c, me - 1, F_PRE_ENTER);
+        if (!c->dest_ready)
+            cc_signal(c, me - 1, F_PRE_ENTER);
         cc_await(c, F_PRE, 1);
     }
     for (int k = 0; k < L; k++) {
@@ -40,7 +42,8 @@ void collect_recdbl(const struct coll_call *c, const struct coll_blocks *b)
         int qm = real_lo(q, r) + (q < r);   /* the partner's real member (the odd one of a pair) */
         int lo = real_lo(lo_v, r), hi = real_lo(lo_v + (1 << k), r);
         char *from = dest + blk_off(b, lo);
-        cc_await(c, F_ENTER + k, 1);
+        if (!c->dest_ready)
+            cc_await(c, F_ENTER + k, 1);
         cc_put_signal(c, qm, from, from, blk_span(b, lo, hi), F_STEP + k);
         cc_await(c, F_STEP + k, 1);
     }

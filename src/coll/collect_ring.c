@@ -13,8 +13,10 @@ void collect_ring(const struct coll_call *c, const struct coll_blocks *b)
         memcpy(dest + blk_off(b, me), b->mine, blk_len(b, me));
     if (P == 1)
         return;
-    cc_signal(c, (me - 1 + P) % P, F_ENTER);   /* my left neighbour writes into my dest */
-    cc_await(c, F_ENTER, 1);
+    if (!c->dest_ready) {
+        cc_signal(c, (me - 1 + P) % P, F_ENTER);   /* my left neighbour writes into my dest */
+        cc_await(c, F_ENTER, 1);
+    }
     for (int s = 0; s < P - 1; s++) {
         int blk = (me - s + P) % P;
         cc_put_signal(c, right, dest + blk_off(b, blk), dest + blk_off(b, blk), blk_len(b, blk), F_DATA);

@@ -59,7 +59,7 @@ struct coll_call coll_team_call(struct shoal_team *t, int bank)
     return (struct coll_call){
         .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
         .flag = a->flag[bank], .seen = a->seen[bank], .buf = a->buf, .buf_bytes = COLL_AREA_BUF_BYTES,
-        .shm = t->all_local && !coll_no_loadstore,
+        .shm = t->all_local && !coll_no_loadstore, .line = a->line[bank], .line_seen = a->line_seen[bank],
     };
 }
 
@@ -73,7 +73,8 @@ struct coll_call coll_team_phase(struct shoal_team *t, int bank, const int *pes,
     return (struct coll_call){
         .n = n, .me = me, .members = pes, .flag = a->flag[bank], .seen = a->seen[bank],
         .buf = a->buf + (bank == BANK_LEADERS ? half : 0), .buf_bytes = half,
-        .shm = reachable(pes, n, 0, 0) && !coll_no_loadstore,
+        .shm = reachable(pes, n, 0, 0) && !coll_no_loadstore, .line = a->line[bank],
+        .line_seen = a->line_seen[bank],
     };
 }
 
@@ -84,7 +85,7 @@ struct coll_call coll_active_call(const struct shoal_active_set *as, void *buf, 
     struct coll_call c = {
         .n = as->size, .me = (shoal.my_pe - as->start) / stride, .start = as->start, .stride = stride,
         .flag = words, .seen = NULL, .buf = buf, .buf_bytes = buf_bytes,
-        .shm = reachable(NULL, as->size, as->start, stride) && !coll_no_loadstore,
+        .shm = reachable(NULL, as->size, as->start, stride) && !coll_no_loadstore, .dest_ready = true,
     };
     if (!buf) {
         c.buf = (char *)(words + ACTIVE_FLAG_WORDS);

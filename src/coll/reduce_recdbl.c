@@ -5,8 +5,9 @@
  * even members first send their vector to their odd neighbour, and get the
  * result back from it at the end.  Partials travel into the partner's pSync
  * scratch, one region per step and chunk parity; longer vectors go in
- * chunks.  Partners reduce in the same order, so all members get the same
- * bits.  (reduce_recdbl_ls.c is the load/store form for long vectors.) */
+ * chunks; a few bytes on shared memory travel with their signal in one
+ * cache line.  Partners reduce in the same order, so all members get the
+ * same bits.  (reduce_recdbl_ls.c is the load/store form for long vectors.) */
 #include "coll_internal.h"
 
 enum { F_PRE = 0, F_POST = 1, F_STEP = 2 };
@@ -19,8 +20,42 @@ size_t recdbl_chunk(size_t buf_bytes, int n, size_t elem)
     return buf_bytes / (2 * (size_t)(L + 1)) / elem;
 }
 
+/* The whole algorithm for a vector that fits one line: mailbox 0 for the
+ * fold, 1 + k for step k, 1 + L for the result handed back. */
+static void recdbl_lines(const struct coll_call *c, const struct coll_reduce *r)
+{
+    int P = c->n, me = c->me, p2 = cc_pow2_floor(P), rem = P - p2, L = cc_log2_ceil(p2);
+    size_t bytes = r->count * r->elem;
+    char *acc = r->dest;
+    if (acc != r->src)
+        memcpy(acc, r->src, bytes);
+    if (me < 2 * rem && me % 2 == 0) {
+        cc_line_put(c, me + 1, 0, acc, bytes);
+        memcpy(acc, cc_line_wait(c, 1 + L), bytes);
+        return;
+    }
+    if (me < 2 * rem)
+        coll_combine(r->op, r->dt, acc, cc_line_wait(c, 0), r->count);
+    int v = me < 2 * rem ? me / 2 : me - rem;
+    for (int k = 0; k < L; k++) {
+        int q = v ^ (1 << k), qm = q < rem ? 2 * q + 1 : q + rem;
+        cc_line_put(c, qm, 1 + k, acc, bytes);
+        const void *in = cc_line_wait(c, 1 + k);
+        if (q < v)
+            coll_combine3(r->op, r->dt, acc, in, acc, r->count);
+        else
+            coll_combine(r->op, r->dt, acc, in, r->count);
+    }
+    if (me < 2 * rem)
+        cc_line_put(c, me - 1, 1 + L, acc, bytes);
+}
+
 void reduce_recdbl(const struct coll_call *c, const struct coll_reduce *r)
 {
+    if (cc_lines_ok(c, r->count * r->elem)) {
+        recdbl_lines(c, r);
+        return;
+    }
     int P = c->n, me = c->me, p2 = cc_pow2_floor(P), rem = P - p2, L = cc_log2_ceil(p2);
     size_t chunk = recdbl_chunk(c->buf_bytes, P, r->elem), region = chunk * r->elem;
     bool folded = me < 2 * rem && me % 2 == 0, pair = me < 2 * rem && me % 2 == 1;

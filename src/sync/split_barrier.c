@@ -119,11 +119,22 @@ bool shoal_split_test(struct shoal_team *t)
     return done;
 }
 
+/* Tests in a row that found the barrier still open before the poller
+ * yields: enough to catch a partner on another core, few enough that a
+ * partner sharing this core is not kept off it for long. */
+enum { POLLS_BEFORE_YIELD = 64 };
+
 bool shoal_split_poll(struct shoal_team *t)
 {
-    if (shoal_split_test(t))
+    struct shoal_split_state *s = __atomic_load_n(&t->split_state, __ATOMIC_ACQUIRE);
+    shoal_poll();   /* a network transport with manual progress delivers our flags here */
+    if (shoal_split_test(t)) {
+        if (s)
+            __atomic_store_n(&s->failed_polls, 0, __ATOMIC_RELAXED);
         return true;
-    if (shoal.oversubscribed)
+    }
+    unsigned n = __atomic_add_fetch(&s->failed_polls, 1, __ATOMIC_RELAXED);
+    if (shoal.oversubscribed || n > POLLS_BEFORE_YIELD)
         sched_yield();
     return false;
 }

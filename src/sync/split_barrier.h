@@ -50,6 +50,7 @@ struct shoal_split_state {
     int n_rounds;            /* ceil(log2 n_pes) */
     bool pending;            /* started and not yet complete */
     bool unreported;         /* started, and no test/wait has told the caller it completed */
+    unsigned failed_polls;   /* user's tests in a row that said "not yet" */
     struct shoal_split_state *prev, *next;   /* list of pending barriers */
 };
 
@@ -71,9 +72,9 @@ SHOAL_INLINE int shoal_split_partner(const struct shoal_split_state *s, int d)
  * it for barrier_all semantics. */
 void shoal_split_start(struct shoal_team *t, const char *routine);
 bool shoal_split_test(struct shoal_team *t);   /* true when no barrier is pending on t */
-/* The user's test: shoal_split_test, and when the answer is no on a host
- * with more PEs than cores, yield, since a caller that polls in a loop
- * would otherwise hold the core that a PE we wait for needs. */
+/* The user's test: shoal_split_test, and when the answer keeps being no
+ * (at once on a host with more PEs than cores), yield: a caller polling in
+ * a loop would otherwise hold the core that a PE we wait for needs. */
 bool shoal_split_poll(struct shoal_team *t);
 void shoal_split_wait(struct shoal_team *t);
 

@@ -1,18 +1,17 @@
-/* Slot agreement: an AND-allreduce of the availability bitmask over the
- * parent team, so every member picks the same free pool block (the paper's
- * §IV-C, with a bitmask of any length).
+/* Slot agreement: every parent member contributes the pool blocks it has in
+ * use, and every member learns the union, so all pick the same free block
+ * (the paper's §IV-C AND-reduction over the availability bitmask, done
+ * here as an OR over its complement so that zeroed memory is the identity).
  *
- * Dissemination: in round k member i sends what it has so far to member
- * i + 2^k and ANDs in what member i - 2^k sent; after ceil(log2 P) rounds
- * every member holds the AND of all, for any P (AND is idempotent, so the
- * overlapping coverage of a non-power-of-two P does no harm).
- *
- * Each round has two cells (by epoch parity) in the parent's pool block:
- * a flag then the bitmask, delivered by put-with-signal so the flag lands
- * after the data, over shared memory or the network alike.  Two cells are
- * enough: a sender can reach agreement e+2 only after every member has
- * entered e+1, so the receiver has consumed the cell of e.  Flags carry the
- * parent's agreement epoch, which only grows, so nothing is ever reset. */
+ * Two algorithms, each in its own file:
+ *   slot_agree_shm.c     parents whose members all share memory: one OR
+ *                        accumulator and an arrival counter on the parent's
+ *                        first PE; each member waits once.
+ *   slot_agree_dissem.c  any parent, over shared memory or the network:
+ *                        dissemination, ceil(log2 P) rounds of puts.
+ * SHOAL_TEAM_AGREE=auto|shm|dissem picks (auto: shm when it applies).  The
+ * time spent here is what the team-creation benchmark reports. */
+#include <string.h>
 #include <time.h>
 
 #include "team_impl.h"
@@ -26,39 +25,30 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Rounds for the largest team (the world). */
-static int max_rounds(void)
-{
-    int k = 0;
-    while ((1L << k) < shoal.n_pes)
-        k++;
-    return k;
-}
-
 size_t shoal_slot_agree_bytes(void)
 {
-    return (size_t)max_rounds() * 2 * (1 + shoal_pool_words()) * sizeof(uint64_t);
+    size_t a = shoal_slot_agree_shm_bytes(), b = shoal_slot_agree_dissem_bytes();
+    return a > b ? a : b;
 }
 
-/* Cell of round k for epoch parity p: flag, then the bitmask words. */
-static uint64_t *cell(struct shoal_team *parent, int k, int p)
+static bool use_shm(const struct shoal_team *parent)
 {
-    return shoal_pool_agree_area(parent->slot) + (size_t)(k * 2 + p) * (1 + shoal_pool_words());
+    const char *choice = shoal_cfg.team_agree ? shoal_cfg.team_agree : "auto";
+    if (!strcmp(choice, "dissem"))
+        return false;
+    return parent->all_local;   /* "shm" on a parent that spans hosts falls back too */
 }
 
-void shoal_slot_agree(struct shoal_team *parent, uint64_t *bits)
+void shoal_slot_agree(struct shoal_team *parent, uint64_t *busy)
 {
+    if (parent->n_pes == 1)
+        return;
     double t0 = now();
-    int n = parent->n_pes, me = parent->my_pe, w = shoal_pool_words();
     uint64_t epoch = ++parent->agree_epoch;
-    for (int k = 0, d = 1; d < n; k++, d <<= 1) {
-        uint64_t *c = cell(parent, k, (int)(epoch & 1));
-        int to = shoal_team_pe(parent, (int)(((long)me + d) % n));
-        shoal_put_signal(&shoal_ctx_default, c + 1, bits, w * sizeof *bits, c, epoch, SHOAL_SIG_SET, to, false);
-        SHOAL_WAIT_WHILE(__atomic_load_n(c, __ATOMIC_ACQUIRE) < epoch);
-        for (int i = 0; i < w; i++)
-            bits[i] &= c[1 + i];
-    }
+    if (use_shm(parent))
+        shoal_slot_agree_shm(parent, busy, epoch);
+    else
+        shoal_slot_agree_dissem(parent, busy, epoch);
     bitmask_seconds += now() - t0;
 }
 

@@ -1,9 +1,9 @@
 /* Team creation and destruction.
  *
  * Creation is collective over the whole parent: every parent member takes
- * part in the slot agreement (slot_agree.c), members of a new team offering
- * their free pool blocks and the others offering everything, so the AND is
- * exactly "free on every member" and every parent member sees the same
+ * part in the slot agreement (slot_agree.c), members of a new team naming
+ * the pool blocks they have in use and the others naming none, so the union
+ * is exactly "busy at some member" and every parent member sees the same
  * answer: success and failure are identical on all PEs.  The agreement also
  * acts as a barrier over the parent, which colour splits rely on.
  *
@@ -16,13 +16,13 @@
 #include "team_impl.h"
 #include "../coll/coll.h"
 
-/* Lowest n set bits of bits (only the SHMEM_TEAMS_MAX valid ones) as pool
+/* Lowest n clear bits of busy (only the SHMEM_TEAMS_MAX valid ones) as pool
  * blocks; returns how many were found. */
-static int lowest_free(const uint64_t *bits, int n, int *slots)
+static int lowest_free(const uint64_t *busy, int n, int *slots)
 {
     int found = 0;
     for (long b = 0; b < shoal_cfg.teams_max && found < n; b++)
-        if (bits[b / 64] >> (b % 64) & 1)
+        if (!(busy[b / 64] >> (b % 64) & 1))
             slots[found++] = SHOAL_SLOTS_PREDEFINED + (int)b;
     return found;
 }
@@ -72,7 +72,7 @@ int shoal_team_create(struct shoal_team *parent, int n, const struct shoal_team_
                       struct shoal_team **out, const char *routine)
 {
     int w = shoal_pool_words();
-    uint64_t *bits = calloc(w ? w : 1, sizeof *bits);
+    uint64_t *busy = calloc(w ? w : 1, sizeof *busy);   /* non-members: no constraint */
     int slots[n];
     bool member = false;
     for (int i = 0; i < n; i++) {
@@ -80,18 +80,19 @@ int shoal_team_create(struct shoal_team *parent, int n, const struct shoal_team_
         out[i] = NULL;
     }
     shoal_pool_lock();
-    if (member)
-        shoal_pool_available(bits);
-    else
-        memset(bits, 0xff, w * sizeof *bits);
-    shoal_slot_agree(parent, bits);
-    int found = lowest_free(bits, n, slots);
+    if (member) {
+        shoal_pool_available(busy);
+        for (int i = 0; i < w; i++)
+            busy[i] = ~busy[i];
+    }
+    shoal_slot_agree(parent, busy);
+    int found = lowest_free(busy, n, slots);
     if (found == n)
         for (int i = 0; i < n; i++)
             if (specs[i].n_pes > 0)
                 out[i] = build(parent, &specs[i], slots[i]);
     shoal_pool_unlock();
-    free(bits);
+    free(busy);
     if (found < n) {
         report_exhausted(parent, n, routine);
         return -1;

@@ -30,10 +30,16 @@ void shoal_pool_lock(void);                          /* serializes team creation
 void shoal_pool_unlock(void);
 uint64_t *shoal_pool_color_area(void);               /* colour exchange: (tag, payload) per world PE */
 
-/* ---- slot agreement (slot_agree.c) ---- */
-/* AND-allreduce of bits (shoal_pool_words() words) over the parent team, in
- * parent's agreement scratch.  Collective over parent. */
-void shoal_slot_agree(struct shoal_team *parent, uint64_t *bits);
+/* ---- slot agreement (slot_agree*.c) ---- */
+/* OR-allreduce of busy (shoal_pool_words() words: bit b set = user block
+ * SHOAL_SLOTS_PREDEFINED + b is in use at some member) over the parent team,
+ * in the parent's agreement scratch.  Collective over parent. */
+void shoal_slot_agree(struct shoal_team *parent, uint64_t *busy);
 size_t shoal_slot_agree_bytes(void);   /* scratch per pool block */
+/* The algorithms; epoch is the parent's agreement count, the same on all members. */
+void shoal_slot_agree_shm(struct shoal_team *parent, uint64_t *busy, uint64_t epoch);
+void shoal_slot_agree_dissem(struct shoal_team *parent, uint64_t *busy, uint64_t epoch);
+size_t shoal_slot_agree_shm_bytes(void);
+size_t shoal_slot_agree_dissem_bytes(void);
 
 #endif

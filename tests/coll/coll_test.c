@@ -359,9 +359,13 @@ static void active_set(int start, int logstride, int size, int salt)
         b[i] = my * 1000 + i;
         bd[i] = -7;
     }
+    /* Active-set collectives may write a dest before its owner calls: the
+     * caller must make every dest ready first (here: a barrier). */
+    shmem_barrier(start, logstride, size, psync1);
     shmem_broadcast64(bd, b, 100, root, start, logstride, size, psync2);
     for (int i = 0; i < 100; i++)
         CHECK(bd[i] == (my == root ? -7 : root * 1000 + i), "broadcast64 (root's dest must stay)");
+    shmem_barrier(start, logstride, size, psync2);
     shmem_fcollect64(bd, b, 3, start, logstride, size, psync1);
     for (int j = 0; j < size; j++)
         for (int i = 0; i < 3; i++)

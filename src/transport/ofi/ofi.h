@@ -79,6 +79,16 @@ int shoal_ofi_ep_open(struct shoal_ofi_ep *e, bool want_wait_fd);
 void shoal_ofi_ep_close(struct shoal_ofi_ep *e);
 struct shoal_ofi_ep *shoal_ofi_ep_of(struct shoal_ctx *ctx);
 
+/* ofi_connect.c */
+void shoal_ofi_connect_peers(void);
+void shoal_ofi_connect_fini(void);
+void shoal_ofi_peer_name(int pe, char *buf, size_t len);
+/* A successful completion (only the init-time contact reads ask for one),
+ * whichever thread read the CQ; and an error completion during init. */
+void shoal_ofi_contact_done(void *op_context);
+_Noreturn void shoal_ofi_unreachable(int pe, const char *why);
+extern bool shoal_ofi_connecting;
+
 /* ofi_rma.c, ofi_amo.c */
 extern const struct shoal_remote_ops shoal_ofi_ops;
 void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
@@ -91,7 +101,7 @@ void shoal_ofi_wait_writes(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine, int pe);
-int shoal_ofi_progress_start(void);
+void shoal_ofi_progress_start(void);   /* the progress hook and, when wanted, the thread */
 void shoal_ofi_progress_stop(void);
 _Noreturn void shoal_ofi_failed(const char *routine, int pe, const char *what, int err);
 

@@ -7,7 +7,7 @@
  *
  * Non-fetching AMOs are injected (the operand is copied at once).  Fetching
  * ones write into the caller's fetch buffer; a blocking one waits for its
- * reads, a non-blocking one keeps its operand in a slot of the endpoint
+ * reads, a non-blocking one keeps its operands in a slot of the endpoint
  * until the next quiet. */
 #include <stdio.h>
 
@@ -43,17 +43,19 @@ static const char *name_of(enum shoal_amo_op op)
     return names[op];
 }
 
-/* Where a non-blocking fetching AMO keeps its operands until quiet. */
+/* Where an AMO whose operands must outlive the call keeps them until
+ * quiet.  Returns with the endpoint's operand lock held: the caller posts
+ * the operation and counts it before unlocking, so a quiet that sees the
+ * slot taken also waits for its operation. */
 static uint64_t *operand_slot(struct shoal_ofi_ep *e, const void *value, const void *cond, size_t size)
 {
     pthread_mutex_lock(&e->operand_lock);
     while (e->operands_used == SHOAL_OFI_OPERANDS) {
         pthread_mutex_unlock(&e->operand_lock);
-        shoal_ofi_wait_reads(e, "shmem_atomic_fetch_nbi");   /* frees every slot */
+        shoal_ofi_quiet_ep(e, "shmem_atomic_nbi");   /* frees every slot */
         pthread_mutex_lock(&e->operand_lock);
     }
     uint64_t *slot = e->operand[e->operands_used++];
-    pthread_mutex_unlock(&e->operand_lock);
     slot[0] = slot[1] = 0;
     if (value)
         memcpy(&slot[0], value, size);
@@ -66,6 +68,7 @@ struct amo_target {
     fi_addr_t addr;
     uint64_t raddr, key;
     enum fi_datatype dt;
+    size_t size;
     int pe;
 };
 
@@ -79,7 +82,12 @@ static ssize_t post_amo(struct shoal_ofi_ep *e, const struct amo_target *t, enum
                                  fop, ctx);
     if (fetch)
         return fi_fetch_atomic(e->ep, value, 1, NULL, fetch, NULL, t->addr, t->raddr, t->key, t->dt, fop, ctx);
-    return fi_inject_atomic(e->ep, value, 1, t->addr, t->raddr, t->key, t->dt, fop);
+    /* Injected, and still counted only once delivered (see post_write in ofi_rma.c). */
+    struct fi_ioc ioc = {(void *)value, 1};
+    struct fi_rma_ioc rma = {t->raddr, 1, t->key};
+    struct fi_msg_atomic msg = {.msg_iov = &ioc, .iov_count = 1, .addr = t->addr, .rma_iov = &rma,
+                                .rma_iov_count = 1, .datatype = t->dt, .op = fop, .context = ctx};
+    return fi_atomicmsg(e->ep, &msg, FI_DELIVERY_COMPLETE | (t->size <= shoal_ofi.inject_size ? FI_INJECT : 0));
 }
 
 void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
@@ -87,14 +95,15 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     struct amo_target t = {shoal_ofi.addr[pe], shoal_ofi_raddr(pe, seg, off), shoal_ofi_key(pe, seg),
-                           datatype_of(size), pe};
+                           datatype_of(size), size, pe};
     static const uint64_t unused_operand;
     uint64_t scratch_result;
     if ((op == SHOAL_AMO_FETCH || op == SHOAL_AMO_CSWAP) && !fetch)
         fetch = &scratch_result, nbi = false;   /* the old value is unwanted, but the op still returns one */
     if (op == SHOAL_AMO_FETCH)
         value = &unused_operand;                /* ignored by FI_ATOMIC_READ, yet must point somewhere */
-    if (fetch && nbi) {
+    bool slotted = (fetch && nbi) || (!fetch && size > shoal_ofi.inject_size);   /* operands outlive the call */
+    if (slotted) {
         uint64_t *slot = operand_slot(e, value, cond, size);
         value = &slot[0];
         cond = cond ? &slot[1] : NULL;
@@ -109,6 +118,8 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
         shoal_ofi_failed("shmem_atomic", pe, what, (int)rc);
     }
     __atomic_fetch_add(fetch ? &e->reads : &e->writes, 1, __ATOMIC_RELEASE);
+    if (slotted)
+        pthread_mutex_unlock(&e->operand_lock);
     if (fetch && !nbi)
         shoal_ofi_wait_reads(e, "shmem_atomic");
 }
@@ -134,7 +145,8 @@ bool shoal_ofi_atomics_supported(char *missing, size_t len)
                 rc = fi_query_atomic(shoal_ofi.domain, datatype_of(sizes[s]), fi_op_of(op), &attr,
                                      FI_FETCH_ATOMIC);
             if (rc != 0) {
-                snprintf(missing, len, "%s%s on %zu-byte integers", flags ? "fetching " : "", name_of(op),
+                bool plain = op == SHOAL_AMO_FETCH || op == SHOAL_AMO_SWAP || op == SHOAL_AMO_CSWAP;
+                snprintf(missing, len, "atomic %s%s on %zu-byte integers", plain ? "" : "fetch-", name_of(op),
                          sizes[s]);
                 return false;
             }

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
-#include <time.h>
 
 #include "ofi.h"
 #include "../../boot/boot.h"
@@ -171,86 +169,6 @@ static void exchange_cards(struct shoal_ofi_card *mine)
     free(all);
 }
 
-/* Network address of pe, for messages. */
-static void peer_name(int pe, char *buf, size_t len)
-{
-    uint8_t raw[SHOAL_OFI_ADDR_MAX];
-    size_t rawlen = sizeof raw, l = len;
-    if (fi_av_lookup(shoal_ofi.av, shoal_ofi.addr[pe], raw, &rawlen) != 0 ||
-        !fi_av_straddr(shoal_ofi.av, raw, buf, &l))
-        snprintf(buf, len, "unknown address");
-}
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Read a word from one PE of every later host, so a peer that cannot be
- * reached is reported now, in one line, rather than as a hang later.  Only
- * towards later hosts: two PEs connecting to each other at once collide in
- * rxm, and one of them then waits seconds before retrying. */
-static void probe_hosts(void)
-{
-    struct shoal_ofi_ep *e = &shoal_ofi.main_ep;
-    uint64_t *sink = calloc(shoal.n_hosts, sizeof *sink);
-    int *target = calloc(shoal.n_hosts, sizeof *target), *count = calloc(shoal.n_hosts, sizeof *count);
-    int my_index = 0;   /* my rank among the PEs of my host */
-    for (int pe = 0; pe < shoal.n_pes; pe++) {
-        my_index += pe < shoal.my_pe && shoal.peers[pe].host == shoal.my_host;
-        count[shoal.peers[pe].host]++;
-    }
-    /* Spread the probes: my k-th local peer and I probe different PEs. */
-    for (int h = 0; h < shoal.n_hosts; h++)
-        count[h] = my_index % count[h];
-    for (int pe = 0; pe < shoal.n_pes; pe++)
-        if (count[shoal.peers[pe].host]-- == 0)
-            target[shoal.peers[pe].host] = pe;
-    uint64_t before = fi_cntr_read(e->rcntr);
-    int posted = 0;
-    for (int h = shoal.my_host + 1; h < shoal.n_hosts; h++) {
-        int pe = target[h];
-        ssize_t rc;
-        double start = now_seconds();
-        while ((rc = fi_read(e->ep, &sink[h], sizeof sink[h], NULL, shoal_ofi.addr[pe],
-                             shoal_ofi_raddr(pe, SHOAL_SEG_HEAP, 0), shoal_ofi_key(pe, SHOAL_SEG_HEAP),
-                             shoal_ofi_ctx_of(pe))) == -FI_EAGAIN &&
-               now_seconds() - start < shoal_cfg.ofi_connect_timeout)
-            shoal_ofi_drain(e);
-        if (rc != 0) {
-            char where[128];
-            peer_name(pe, where, sizeof where);
-            shoal_fatal("shmem_init", "cannot reach PE %d (host %d, %s) through libfabric %s: %s; check that "
-                        "the hosts reach each other on that interface (choose it with FI_TCP_IFACE, or the "
-                        "network with SHMEM_OFI_PROVIDER) and that no firewall blocks it",
-                        pe, h, where, shoal_ofi.prov, fi_strerror((int)-rc));
-        }
-        __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
-        posted++;
-    }
-    double start = now_seconds();
-    while (fi_cntr_read(e->rcntr) < before + (uint64_t)posted) {
-        if (fi_cntr_readerr(e->rcntr) > e->rerrs)
-            shoal_ofi_wait_reads(e, "shmem_init");   /* reports the failed PE */
-        shoal_ofi_drain(e);
-        if (now_seconds() - start > shoal_cfg.ofi_connect_timeout) {
-            char where[128];
-            int pe = target[shoal.my_host + 1];
-            peer_name(pe, where, sizeof where);
-            shoal_fatal("shmem_init", "PEs on other hosts (e.g. PE %d at %s) did not answer within %ld s "
-                        "through libfabric %s; check that the hosts reach each other on that interface "
-                        "(FI_TCP_IFACE, SHMEM_OFI_PROVIDER, firewall) or raise SHOAL_OFI_CONNECT_TIMEOUT",
-                        pe, where, shoal_cfg.ofi_connect_timeout, shoal_ofi.prov);
-        }
-        sched_yield();
-    }
-    free(sink);
-    free(target);
-    free(count);
-}
-
 int shoal_ofi_init(void)
 {
     struct shoal_ofi_card mine = {0};
@@ -260,12 +178,9 @@ int shoal_ofi_init(void)
     check_atomics();
     register_segments(&mine);
     exchange_cards(&mine);
-    double T0 = now_seconds();
-    shoal_ofi_progress_start();
-    probe_hosts();
-    double T1 = now_seconds();
-    shoal_boot_barrier();
-    if (getenv("TMPDBG")) fprintf(stderr, "PE %d probe %.3f barrier %.3f\n", shoal.my_pe, T1 - T0, now_seconds() - T1);   /* progress-driven: everyone's probes are answered before anyone goes on */
+    shoal_ofi_progress_start();   /* hook and thread: a PE in the boot barrier still serves the others */
+    shoal_ofi_connect_peers();
+    shoal_boot_barrier();         /* everyone's contacts are answered before anyone goes on */
     shoal_ctx_default.net = &shoal_ofi.main_ep;
     shoal_remote = &shoal_ofi_ops;
     shoal.amo_via_network = true;
@@ -280,6 +195,7 @@ void shoal_ofi_fini(void)
         shoal_ofi_quiet_ep(e, "shmem_finalize");
     shoal_boot_barrier();   /* every PE's last operations have reached their targets */
     shoal_ofi_progress_stop();
+    shoal_ofi_connect_fini();
     shoal_remote = NULL;
     shoal_ctx_default.net = NULL;
     shoal.amo_via_network = false;

@@ -40,18 +40,23 @@ static _Noreturn void report_cq_error(struct shoal_ofi_ep *e, const char *routin
     if (fi_cq_readerr(e->cq, &err, 0) < 0)
         shoal_ofi_failed(routine, -1, "error completion that could not be read", FI_EOTHER);
     fi_cq_strerror(e->cq, err.prov_errno, err.err_data, detail, sizeof detail);
+    if (shoal_ofi_connecting)
+        shoal_ofi_unreachable((int)(uintptr_t)err.op_context - 1, detail[0] ? detail : fi_strerror(err.err));
     shoal_ofi_failed(routine, (int)(uintptr_t)err.op_context - 1, detail[0] ? detail : "error completion",
                      err.err);
 }
 
-/* Read the CQ: it only ever holds errors (selective completion), and
- * reading it is what drives a manual-progress provider. */
+/* Read the CQ: it holds errors and the completions of the init-time
+ * contact reads (selective completion), and reading it is what drives a
+ * manual-progress provider. */
 void shoal_ofi_drain(struct shoal_ofi_ep *e)
 {
     struct fi_cq_entry entries[8];
     ssize_t n = fi_cq_read(e->cq, entries, 8);
     if (n == -FI_EAVAIL)
         report_cq_error(e, "shmem (network progress)");
+    for (ssize_t i = 0; i < n; i++)
+        shoal_ofi_contact_done(entries[i].op_context);
 }
 
 static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *seen, const char *routine)
@@ -94,15 +99,21 @@ void shoal_ofi_wait_writes(struct shoal_ofi_ep *e, const char *routine)
 void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine)
 {
     wait_counter(e, e->rcntr, &e->reads, &e->rerrs, routine);
-    pthread_mutex_lock(&e->operand_lock);
-    e->operands_used = 0;   /* every fetching AMO is done: its operand slot is free */
-    pthread_mutex_unlock(&e->operand_lock);
 }
 
 void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
 {
+    pthread_mutex_lock(&e->operand_lock);
+    unsigned used = e->operands_used;
+    pthread_mutex_unlock(&e->operand_lock);
     shoal_ofi_wait_writes(e, routine);
     shoal_ofi_wait_reads(e, routine);
+    /* The operations of the slots taken before the wait are done (see
+     * operand_slot); slots taken meanwhile by other threads stay. */
+    pthread_mutex_lock(&e->operand_lock);
+    if (e->operands_used == used)
+        e->operands_used = 0;
+    pthread_mutex_unlock(&e->operand_lock);
 }
 
 /* The provider's queue is full (or, for rxm, a connection is being set up):
@@ -185,19 +196,18 @@ static bool want_thread(void)
     return shoal_ofi.info->domain_attr->data_progress != FI_PROGRESS_AUTO;
 }
 
-int shoal_ofi_progress_start(void)
+void shoal_ofi_progress_start(void)
 {
     shoal_progress_add(progress_hook, NULL);
     if (!want_thread())
-        return 0;
+        return;
     stop_fd = eventfd(0, EFD_CLOEXEC);
     if (stop_fd < 0 || pthread_create(&thread, NULL, progress_main, NULL) != 0) {
         shoal_warn("shmem_init", "could not start the network progress thread (%s); remote operations "
                                  "complete only while the target PE calls Shoal", strerror(errno));
-        return 0;
+        return;
     }
     thread_running = true;
-    return 0;
 }
 
 void shoal_ofi_progress_stop(void)
