@@ -108,6 +108,10 @@ static void exec_pe(struct job *job, int pe, pid_t parent)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
+    /* PSM libraries (loaded with libfabric) install a SIGSEGV handler that
+     * turns a crash into exit status 1; keep the real signal visible. */
+    setenv("IPATH_NO_BACKTRACE", "1", 0);
+    setenv("HFI_NO_BACKTRACE", "1", 0);
     snprintf(buf, sizeof buf, "%d", pe);
     setenv("SHOAL_PE", buf, 1);
     snprintf(buf, sizeof buf, "%d", job->npes);
