@@ -49,6 +49,7 @@ void shoal_amo_slow(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, vo
 SHOAL_INLINE void shoal_put(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
 {
     void *p = shoal_ptr(dst, pe);
+    shoal_poll();   /* communication calls advance pending work (e.g. split barriers) */
     if (SHOAL_LIKELY(p)) {
         memcpy(p, src, n);
         shoal_notify(pe);
@@ -60,6 +61,7 @@ SHOAL_INLINE void shoal_put(struct shoal_ctx *ctx, void *dst, const void *src, s
 SHOAL_INLINE void shoal_get(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
 {
     const void *p = shoal_ptr(src, pe);
+    shoal_poll();
     if (SHOAL_LIKELY(p)) {
         memcpy(dst, p, n);
         return;
@@ -72,6 +74,7 @@ SHOAL_INLINE void shoal_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t 
                             const void *value, const void *cond, int pe, bool nbi)
 {
     void *p = shoal_ptr(dst, pe);
+    shoal_poll();
     if (SHOAL_LIKELY(p && !shoal.amo_via_network)) {
         shoal_shm_amo(op, size, p, fetch, value, cond);
         if (op != SHOAL_AMO_FETCH)

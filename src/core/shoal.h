@@ -164,8 +164,6 @@ SHOAL_INLINE void shoal_notify(int pe)
         shoal_ring(pe);
 }
 
-#include "rma.h"
-
 /* ---- progress (core/progress.c) ---- */
 /* Hooks called from every wait and from test/progress points; used by the
  * network transport and by split-phase barriers. */
@@ -179,6 +177,8 @@ SHOAL_INLINE void shoal_poll(void)
     if (SHOAL_UNLIKELY(shoal_progress_n))
         shoal_progress();
 }
+
+#include "rma.h"
 
 /* ---- symmetric memory (mem/) ---- */
 void *shoal_heap_alloc(size_t size, size_t align);   /* NULL when exhausted */

@@ -16,7 +16,8 @@ leftovers() {
         case "$(ps -o stat= -p "$pid" 2>/dev/null)" in Z*|"") ;; *) echo "$pid" ;; esac
     done
 }
-shm_count() { ls /dev/shm 2>/dev/null | wc -l; }
+# Only names a Shoal job could create: other jobs (Open MPI, PMIx) use /dev/shm concurrently.
+shm_count() { ls /dev/shm 2>/dev/null | grep -ci shoal; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # expect NAME WANT_STATUS WANT_MESSAGE_REGEX NP MODE
