@@ -163,6 +163,7 @@ int shoal_init(int requested, int *provided)
     setup_control_blocks();
     shoal.oversubscribed = shoal.n_local_pes > online_cores();
     shoal_teams_init();
+    shoal_coll_init();   /* validates SHMEM_*_ALGORITHM now, not at the first collective */
     static bool at_exit_registered;
     if (!at_exit_registered && atexit(finalize_at_exit) == 0)
         at_exit_registered = true;
@@ -182,6 +183,7 @@ void shoal_finalize(void)
     shoal_team_barrier(&shoal_team_world);
     if (--shoal.init_count > 0)
         return;
+    shoal_coll_fini();
     shoal_teams_fini();
     shoal_ofi_fini();       /* completes every PE's network traffic first; no-op on one host */
     shoal_boot_barrier();   /* nobody touches a peer's memory past here */
