@@ -5,6 +5,7 @@
  * (PR_SET_PDEATHSIG).  No name is ever created in /dev/shm. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,10 @@
 
 #include "../src/boot/local_ctl.h"
 
+#ifdef SHOAL_HAVE_HWLOC
+#include <hwloc.h>
+#endif
+
 struct job {
     int npes;
     char **argv;             /* the program and its arguments */
@@ -26,6 +31,8 @@ struct job {
     int ctl_fd;
     int status;              /* oshrun's exit status */
     int stopping;            /* the job is being taken down */
+    int bind;                /* pin PE i to core i (default when the PEs fit on the cores) */
+    int bind_set;            /* --bind-to given */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -39,6 +46,12 @@ static void usage(FILE *f)
             "  -x NAME[=VALUE]       set NAME in every PE's environment (PEs inherit the\n"
             "                        whole environment anyway; -x is accepted for mpirun users)\n"
             "  --oversubscribe       accepted and ignored: more PEs than cores is always allowed\n"
+            "  --bind-to core|none   pin each PE to its own core (default: core when the PEs fit\n"
+            "                        on this machine's cores, none when they do not)\n"
+            "  --host h1:2,h2:2, --hostfile FILE, [--map-by node|slot]\n"
+            "                        several hosts: hand the job to the site's launcher (also\n"
+            "                        inside a Slurm allocation of several nodes; SHOAL_LAUNCHER\n"
+            "                        picks it: srun, prterun, mpirun, mpiexec.hydra)\n"
             "  -h, --help            this text\n\n"
             "If a PE is killed by a signal, exits non-zero or calls shmem_global_exit, the\n"
             "other PEs are stopped and oshrun exits with that status (128+signal for a signal).\n"
@@ -71,6 +84,14 @@ static int parse_args(int argc, char **argv, struct job *job)
                 *eq = '\0';
                 setenv(kv, eq + 1, 1);
             }
+        } else if (!strcmp(a, "--bind-to") && i + 1 < argc) {
+            const char *how = argv[++i];
+            if (strcmp(how, "core") && strcmp(how, "none")) {
+                fprintf(stderr, "oshrun: --bind-to takes core or none, not \"%s\"\n", how);
+                return -1;
+            }
+            job->bind = !strcmp(how, "core");
+            job->bind_set = 1;
         } else if (!strcmp(a, "--oversubscribe")) {
         } else {
             fprintf(stderr, "oshrun: unknown option %s (see oshrun --help)\n", a);
@@ -99,6 +120,30 @@ static int create_ctl(struct job *job)
     return 0;
 }
 
+/* Core binding through hwloc: PE i on core i, so two PEs never share a core
+ * by accident (latency between PEs then stays that of the hardware).  Done
+ * only when every PE gets a core of its own. */
+static void bind_to_core(struct job *job, int pe)
+{
+#ifdef SHOAL_HAVE_HWLOC
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0)
+        return;
+    if (hwloc_topology_load(topo) == 0) {
+        int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        if (!job->bind_set)
+            job->bind = cores > 0 && job->npes <= cores;
+        hwloc_obj_t core = job->bind && cores > 0 ? hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, pe % cores) : NULL;
+        if (core && hwloc_set_cpubind(topo, core->cpuset, HWLOC_CPUBIND_PROCESS) != 0 && job->bind_set)
+            fprintf(stderr, "oshrun: could not bind PE %d to core %d\n", pe, pe % cores);
+    }
+    hwloc_topology_destroy(topo);
+#else
+    (void)job;
+    (void)pe;
+#endif
+}
+
 static void exec_pe(struct job *job, int pe, pid_t parent)
 {
     char buf[32];
@@ -118,6 +163,7 @@ static void exec_pe(struct job *job, int pe, pid_t parent)
     setenv("SHOAL_NPES", buf, 1);
     snprintf(buf, sizeof buf, "%d", job->ctl_fd);
     setenv("SHOAL_LOCAL_FD", buf, 1);
+    bind_to_core(job, pe);
     if (pe != 0) {   /* standard input goes to PE 0 only */
         int null = open("/dev/null", O_RDONLY);
         if (null >= 0) {
@@ -226,9 +272,194 @@ static int run(struct job *job)
     return job->status;
 }
 
+/* ==== Handing a multi-host job to the site's launcher (issue 7) ==========
+ * `oshrun --host h1:2,h2:2 -np 4 prog`, `oshrun --hostfile F ...`, or oshrun
+ * inside a Slurm allocation of several nodes: Shoal starts no processes on
+ * other hosts itself.  It execs the installed launcher (srun --mpi=pmix,
+ * prterun, Open MPI's mpirun, MPICH's mpiexec.hydra), whose PMIx or PMI the
+ * PEs then read.  SHOAL_LAUNCHER names one (or a path).  Without a host list
+ * and outside Slurm none of this runs: the single-host path above is used. */
+#include <limits.h>
+
+struct handover {
+    const char *np, *hosts, *hostfile, *map;
+    char **xvars;           /* -x arguments */
+    int nx;
+    char **prog;            /* program and its arguments */
+};
+
+static bool on_path(const char *name, char *full, size_t len)
+{
+    if (strchr(name, '/')) {
+        snprintf(full, len, "%s", name);
+        return access(full, X_OK) == 0;
+    }
+    const char *path = getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(full, len, "%.*s/%s", (int)n, p, name);
+        if (n && access(full, X_OK) == 0)
+            return true;
+        p += n + (p[n] == ':');
+    }
+    return false;
+}
+
+static bool in_slurm_allocation(void)
+{
+    const char *nodes = getenv("SLURM_JOB_NUM_NODES") ? getenv("SLURM_JOB_NUM_NODES") : getenv("SLURM_NNODES");
+    return getenv("SLURM_JOB_ID") && nodes && atoi(nodes) > 1;
+}
+
+/* The options oshrun knows, with a host list among them; 0 when this is not a handover. */
+static int handover_parse(int argc, char **argv, struct handover *h)
+{
+    int i = 1;
+    h->xvars = calloc(argc, sizeof *h->xvars);
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        bool has_val = i + 1 < argc;
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        } else if ((!strcmp(a, "-np") || !strcmp(a, "-n") || !strcmp(a, "--np") || !strcmp(a, "-N")) && has_val) {
+            h->np = argv[++i];
+        } else if ((!strcmp(a, "--host") || !strcmp(a, "-host") || !strcmp(a, "--hosts") || !strcmp(a, "-H")) &&
+                   has_val) {
+            h->hosts = argv[++i];
+        } else if ((!strcmp(a, "--hostfile") || !strcmp(a, "-hostfile") || !strcmp(a, "--machinefile")) &&
+                   has_val) {
+            h->hostfile = argv[++i];
+        } else if (!strcmp(a, "--map-by") && has_val) {
+            h->map = argv[++i];
+        } else if (!strcmp(a, "-x") && has_val) {
+            h->xvars[h->nx++] = argv[++i];
+        } else if (strcmp(a, "--oversubscribe") != 0) {
+            return 0;   /* an option only the single-host path knows (or a mistake it reports) */
+        }
+    }
+    h->prog = argv + i;
+    return i < argc && (h->hosts || h->hostfile || in_slurm_allocation());
+}
+
+static const char *pick_launcher(char *full, size_t len)
+{
+    const char *forced = getenv("SHOAL_LAUNCHER");
+    if (forced && *forced)
+        return on_path(forced, full, len) ? full : NULL;
+    static const char *const order[] = {"prterun", "mpirun.openmpi", "mpirun", "mpiexec.hydra"};
+    if (in_slurm_allocation() && on_path("srun", full, len))
+        return full;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (on_path(order[i], full, len))
+            return full;
+    return NULL;
+}
+
+/* Environment variables the PEs need on the other hosts: Open MPI's mpirun
+ * forwards only those named with -x. */
+static bool forwarded(const char *kv)
+{
+    static const char *const prefixes[] = {"SHMEM_", "SMA_", "SHOAL_", "FI_", "OMP_"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (!strncmp(kv, prefixes[i], strlen(prefixes[i])))
+            return true;
+    return false;
+}
+
+static int handover_exec(const struct handover *h, const char *launcher)
+{
+    extern char **environ;
+    const char *base = strrchr(launcher, '/') ? strrchr(launcher, '/') + 1 : launcher;
+    bool slurm = strstr(base, "srun") != NULL, hydra = strstr(base, "hydra") != NULL;
+    size_t nenv = 0;
+    while (environ[nenv])
+        nenv++;
+    char **av = calloc(32 + 2 * (nenv + 2 * (size_t)h->nx), sizeof *av);
+    int n = 0;
+    av[n++] = (char *)launcher;
+    for (int i = 0; i < h->nx; i++) {   /* -x NAME=VALUE: set here, so every launcher passes it on */
+        char *eq = strchr(h->xvars[i], '=');
+        if (eq) {
+            *eq = '\0';
+            setenv(h->xvars[i], eq + 1, 1);
+        }
+    }
+    if (slurm) {
+        av[n++] = "--mpi=pmix";
+        if (h->np)
+            av[n++] = "-n", av[n++] = (char *)h->np;
+        if (h->map)
+            av[n++] = !strcmp(h->map, "node") ? "--distribution=cyclic" : "--distribution=block";
+        if (h->hosts)
+            av[n++] = "--nodelist", av[n++] = (char *)h->hosts;   /* plain names; counts come from -n */
+    } else if (hydra) {
+        if (h->np)
+            av[n++] = "-n", av[n++] = (char *)h->np;
+        if (h->hosts)
+            av[n++] = "-hosts", av[n++] = (char *)h->hosts;
+        if (h->hostfile)
+            av[n++] = "-f", av[n++] = (char *)h->hostfile;
+        if (h->map && !strcmp(h->map, "node"))
+            av[n++] = "-ppn", av[n++] = "1";
+    } else {   /* Open MPI's mpirun / PRRTE's prterun */
+        if (h->np)
+            av[n++] = "-np", av[n++] = (char *)h->np;
+        if (h->hosts)
+            av[n++] = "--host", av[n++] = (char *)h->hosts;
+        if (h->hostfile)
+            av[n++] = "--hostfile", av[n++] = (char *)h->hostfile;
+        if (h->map)
+            av[n++] = "--map-by", av[n++] = (char *)h->map;
+        for (int i = 0; i < h->nx; i++)
+            av[n++] = "-x", av[n++] = h->xvars[i];   /* NAME (its value was set above) */
+        for (size_t i = 0; i < nenv; i++) {
+            if (forwarded(environ[i])) {
+                av[n++] = "-x";
+                av[n++] = strndup(environ[i], strcspn(environ[i], "="));
+            }
+        }
+    }
+    for (char **p = h->prog; *p; p++)
+        av[n++] = *p;
+    av[n] = NULL;
+    if (getenv("SHOAL_LAUNCHER_SHOW")) {
+        for (int i = 0; av[i]; i++)
+            fprintf(stderr, "%s%s", i ? " " : "oshrun: ", av[i]);
+        fprintf(stderr, "\n");
+    }
+    execv(launcher, av);
+    fprintf(stderr, "oshrun: cannot run %s: %s\n", launcher, strerror(errno));
+    return 127;
+}
+
+/* -1: not a multi-host job (go on with the single-host path); else the
+ * exit status (only when the launcher could not be started). */
+static int handover(int argc, char **argv)
+{
+    struct handover h = {0};
+    if (!handover_parse(argc, argv, &h))
+        return -1;
+    char full[PATH_MAX];
+    const char *launcher = pick_launcher(full, sizeof full);
+    if (!launcher) {
+        fprintf(stderr, "oshrun: a job on several hosts needs the site's launcher, and none was found "
+                        "(srun, prterun, mpirun, mpiexec.hydra%s%s); install one (Debian: openmpi-bin) or "
+                        "set SHOAL_LAUNCHER to its path\n",
+                getenv("SHOAL_LAUNCHER") ? "; SHOAL_LAUNCHER=" : "",
+                getenv("SHOAL_LAUNCHER") ? getenv("SHOAL_LAUNCHER") : "");
+        return 127;
+    }
+    return handover_exec(&h, launcher);
+}
+/* ==== end of the handover ================================================ */
+
 int main(int argc, char **argv)
 {
     struct job job = {0};
+    int handed = handover(argc, argv);   /* several hosts: the site's launcher takes over */
+    if (handed >= 0)
+        return handed;
     if (parse_args(argc, argv, &job) != 0)
         return 2;
     if (create_ctl(&job) != 0) {
