@@ -144,12 +144,22 @@ int shoal_coll_fcollect(struct shoal_team *t, void *dest, const void *src, size_
     return 0;
 }
 
-/* Offsets from every member's size, gathered into my scratch. */
+/* Offsets from every member's size, gathered into my scratch.  The slot's
+ * scratch is free on entry (no member is still in the slot's previous
+ * call), so no entry handshake; one round of direct writes for teams small
+ * enough that P-1 signals on one word do not queue up, Bruck's log2 P
+ * rounds beyond. */
+enum { SIZES_LINEAR_MAX = 16 };
 static void offsets_from_sizes(const struct coll_call *sizes, size_t mine, size_t *off, size_t *len)
 {
     uint64_t *all = (uint64_t *)sizes->buf, me = mine;
     struct coll_blocks b = {.dest = all, .mine = &me, .len0 = sizeof(uint64_t)};
-    collect_bruck(sizes, &b);
+    struct coll_call free_scratch = *sizes;
+    free_scratch.dest_ready = true;
+    if (sizes->n <= SIZES_LINEAR_MAX)
+        collect_linear(&free_scratch, &b);
+    else
+        collect_bruck(&free_scratch, &b);
     size_t at = 0;
     for (int i = 0; i < sizes->n; i++) {
         off[i] = at;
@@ -180,6 +190,10 @@ int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t
     struct coll_blocks b = {.dest = dest, .mine = src, .off = off, .len = len};
     if ((size_t)P * sizeof(uint64_t) <= c.buf_bytes) {
         offsets_from_sizes(&sizes, nbytes, off, len);
+        /* Every member's size reached me, so every member has entered and
+         * its dest is free: the data phase needs no entry handshake (one
+         * round of P-1 signals and wake-ups fewer). */
+        c.dest_ready = true;
         size_t total = off[P - 1] + len[P - 1];
         if (total)
             collect_run(&c, K_COLLECT, &b, total / P);

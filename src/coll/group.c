@@ -123,8 +123,11 @@ void cc_await(const struct coll_call *c, int idx, uint64_t count)
         return;
     }
     SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) < count);
-    uint64_t back = -count;
-    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, w, NULL, &back, NULL, shoal.my_pe, false);
+    /* Fetching, so it has happened when this returns: over the network a
+     * non-fetching AMO may still be in flight, and the next wait on this
+     * word would count these signals twice. */
+    uint64_t back = -count, before;
+    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, w, &before, &back, NULL, shoal.my_pe, false);
 }
 
 void cc_barrier(const struct coll_call *c, int idx)

@@ -19,6 +19,7 @@
  * the short-step algorithms win there. */
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@ int coll_fake_hosts;
 bool coll_no_loadstore;
 static bool hier_enabled;
 static int cores = 1;   /* this PE may run on; PEs per core = crowding */
+static int busiest_host_pes = 1;   /* PEs on the job's most crowded host */
 
 /* ---- names ---- */
 struct alg_name {
@@ -88,6 +90,23 @@ static enum coll_alg parse(enum coll_kind k, const char *value)
                 valid);
 }
 
+/* From the host table every PE holds alike, so the answer is the same on
+ * every PE whatever its own host. */
+static int most_pes_on_a_host(void)
+{
+    int most = 1;
+    int *count = calloc(shoal.n_hosts > 0 ? shoal.n_hosts : 1, sizeof(int));
+    if (!count)
+        shoal_fatal("shmem_init", "out of memory counting PEs per host");
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
+        int h = shoal.peers[pe].host;
+        if (h >= 0 && h < shoal.n_hosts && ++count[h] > most)
+            most = count[h];
+    }
+    free(count);
+    return most;
+}
+
 void shoal_coll_init(void)
 {
     const char *values[K_KINDS] = {shoal_cfg.barrier_alg, shoal_cfg.bcast_alg,    shoal_cfg.reduce_alg,
@@ -107,6 +126,7 @@ void shoal_coll_init(void)
     cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (cores < 1)
         cores = 1;
+    busiest_host_pes = most_pes_on_a_host();
     generation++;
     initialized = true;
 }
@@ -135,10 +155,15 @@ static struct model model_for(const struct coll_shape *s)
     struct model m = {0.17e-6, 0.08e-6, 0.038e-9, 0.005e-9, 8.0, false, 1};   /* shared memory */
     if (!s->shm)
         m = (struct model){3e-6, 3e-6, 0.5e-9, 0.02e-9, 1.0, false, 1};      /* network (placeholder) */
-    if (shoal.oversubscribed) {
+    /* Crowding must be a fact every member of the call shares, or members
+     * pick different algorithms and wait for each other forever: on shared
+     * memory every member is on my host; across hosts take the job's most
+     * crowded host (my own host's count differs from host to host). */
+    int pes_here = s->shm ? shoal.n_local_pes : busiest_host_pes;
+    if (pes_here > cores) {
         /* Fitted to 1-element reductions at 4 and 8 PEs on 2 cores: a step
          * costs about 1.2 us x (PEs per core)^2. */
-        m.share = (double)shoal.n_local_pes / cores;
+        m.share = (double)pes_here / cores;
         m.a = m.a_line = 1.2e-6 * m.share * m.share;
         m.crowded = true;
     }
