@@ -310,13 +310,14 @@ static inline int bench_check(struct bench_ctx *c, int ok, const char *fmt, ...)
     return 0;
 }
 
-/* Check that a buffer holds bench_fill(seed); describes the first bad byte. */
+/* Check that a buffer holds bench_fill(seed), naming the operation and
+ * its variant and describing the first wrong byte. */
 static inline int bench_check_pattern(struct bench_ctx *c, const void *buf, size_t n,
-                                      unsigned seed, const char *what)
+                                      unsigned seed, const char *op, const char *variant)
 {
     long bad = bench_first_mismatch(buf, n, seed);
-    return bench_check(c, bad < 0, "%s: %zu bytes, byte %ld is %u, expected %u", what, n, bad,
-                       bad < 0 ? 0u : ((const unsigned char *)buf)[bad],
+    return bench_check(c, bad < 0, "%s (%s) of %zu bytes: byte %ld is %u, expected %u", op,
+                       variant, n, bad, bad < 0 ? 0u : ((const unsigned char *)buf)[bad],
                        bad < 0 ? 0u : bench_pattern_byte((size_t)bad, seed));
 }
 
@@ -345,14 +346,13 @@ static inline int bench_finish(struct bench_ctx *c)
 
 /* ---- reductions for the application kernels --------------------------- */
 
-/* Small all-reduce sums over all PEs, through the teams API when present,
- * else the 1.4 active-set routines with two alternating pSync arrays. */
+/* Small all-reduce sum over all PEs, through the teams API when present,
+ * else the 1.4 active-set routine with two alternating pSync arrays. */
 #define BENCH_SMALL_REDUCE_MAX 64
 
 #if !BENCH_HAVE_TEAMS && BENCH_HAVE_ACTIVE_SET
 static long bench_reduce_psync[2][SHMEM_REDUCE_SYNC_SIZE];
 static double bench_reduce_dwrk[2][BENCH_SMALL_REDUCE_MAX + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
-static long bench_reduce_lwrk[2][BENCH_SMALL_REDUCE_MAX + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static int bench_reduce_next;
 
 /* Back-to-back active-set reductions alternate between two pSync/pWrk
@@ -384,18 +384,6 @@ static inline void bench_sum_doubles(struct bench_ctx *c, double *dst, const dou
                             bench_reduce_psync[slot]);
 #else
 #error "neither teams nor active-set reductions are available"
-#endif
-}
-
-static inline void bench_sum_longs(struct bench_ctx *c, long *dst, const long *src, int n)
-{
-#if BENCH_HAVE_TEAMS
-    (void)c;
-    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, (size_t)n);
-#elif BENCH_HAVE_ACTIVE_SET
-    int slot = bench_next_reduce_slot();
-    shmem_long_sum_to_all(dst, src, n, 0, 0, c->npes, bench_reduce_lwrk[slot],
-                          bench_reduce_psync[slot]);
 #endif
 }
 

@@ -153,8 +153,7 @@ static void verify_broadcast(struct coll_case *k)
     run_broadcast(k);
     shmem_barrier_all();
     if (c->me != 0 || k->api == API_TEAMS)  /* 1.4: the root's dst is untouched */
-        bench_check(c, bench_first_mismatch(k->dst, k->size, seed_of(k, 0, 0)) < 0,
-                    "broadcast of %zu bytes: wrong data", k->size);
+        bench_check_pattern(c, k->dst, k->size, seed_of(k, 0, 0), "broadcast", "from PE 0");
 }
 
 static void verify_reduce(struct coll_case *k)
@@ -184,8 +183,8 @@ static void verify_gather(struct coll_case *k, void (*run)(struct coll_case *), 
     run(k);
     shmem_barrier_all();
     for (int pe = 0; pe < c->npes; pe++)
-        bench_check(c, bench_first_mismatch(k->dst + k->size * pe, k->size, seed_of(k, pe, 0)) < 0,
-                    "%s of %zu bytes: block of PE %d wrong", name, k->size, pe);
+        bench_check_pattern(c, k->dst + k->size * pe, k->size, seed_of(k, pe, 0), name,
+                            "a PE's block");
 }
 
 static void verify_collect(struct coll_case *k)
@@ -209,9 +208,8 @@ static void verify_alltoall(struct coll_case *k)
     run_alltoall(k);
     shmem_barrier_all();
     for (int i = 0; i < c->npes; i++)
-        bench_check(c,
-                    bench_first_mismatch(k->dst + k->size * i, k->size, seed_of(k, i, c->me)) < 0,
-                    "alltoall of %zu bytes: block from PE %d wrong", k->size, i);
+        bench_check_pattern(c, k->dst + k->size * i, k->size, seed_of(k, i, c->me), "alltoall",
+                            "a PE's block");
 }
 
 /* ---- timing ----------------------------------------------------------------- */

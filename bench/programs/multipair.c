@@ -96,9 +96,8 @@ static void verify_op(struct pair_case *k, const char *op, unsigned seed)
     }
     shmem_barrier_all();
     if (k->partner >= 0 && me == checker)
-        bench_check(c, bench_first_mismatch(k->dst, k->size, seed + (unsigned)filler * 17u) < 0,
-                    "%s of %zu bytes between PE %d and PE %d: wrong data", op, k->size, sender,
-                    receiver);
+        bench_check_pattern(c, k->dst, k->size, seed + (unsigned)filler * 17u, op,
+                            sender == receiver ? "self" : "pair");
     shmem_barrier_all();
 }
 

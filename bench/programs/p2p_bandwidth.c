@@ -142,8 +142,7 @@ static void check_received(struct bw_case *k, enum direction dir, int op, const 
     else if (dir == BOTH_WAYS && (me == 0 || me == k->partner))
         sender = me == 0 ? k->partner : 0;
     if (sender >= 0)
-        bench_check(c, bench_first_mismatch(k->dst, k->size, seed_of(k, op, sender)) < 0,
-                    "%s %s of %zu bytes: wrong data", name, k->variant, k->size);
+        bench_check_pattern(c, k->dst, k->size, seed_of(k, op, sender), name, k->variant);
     shmem_barrier_all();
 }
 

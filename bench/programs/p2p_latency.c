@@ -148,8 +148,7 @@ static void verify_put(struct p2p_case *k, int nbi, unsigned seed)
     }
     shmem_barrier_all();
     if (c->me == k->partner)
-        bench_check(c, bench_first_mismatch(k->dst, k->size, seed) < 0, "%s %s of %zu bytes: wrong data",
-                    nbi ? "put_nbi" : "put", k->variant, k->size);
+        bench_check_pattern(c, k->dst, k->size, seed, nbi ? "put_nbi" : "put", k->variant);
     shmem_barrier_all();
 }
 
@@ -167,9 +166,7 @@ static void verify_get(struct p2p_case *k, int nbi, unsigned seed)
         } else {
             shmem_getmem(k->dst, k->src, k->size, k->partner);
         }
-        bench_check(c, bench_first_mismatch(k->dst, k->size, seed) < 0,
-                    "%s %s of %zu bytes: wrong data", nbi ? "get_nbi" : "get", k->variant,
-                    k->size);
+        bench_check_pattern(c, k->dst, k->size, seed, nbi ? "get_nbi" : "get", k->variant);
     }
     shmem_barrier_all();
 }
@@ -196,7 +193,9 @@ static void emit_latency(struct p2p_case *k, const char *op, const char *variant
     bench_emit(k->c, op, variant, k->size, "latency_us", t.seconds / t.iters * 1e6, t.iters);
 }
 
-static void sweep_sizes(struct p2p_case *k, const char *variant)
+/* nbi: also the nonblocking forms (always on the heap; on static data in
+ * full mode only, to keep --quick short). */
+static void sweep_sizes(struct p2p_case *k, const char *variant, int nbi)
 {
     k->variant = variant;
     struct bench_ctx *c = k->c;
@@ -208,12 +207,14 @@ static void sweep_sizes(struct p2p_case *k, const char *variant)
         unsigned seed = (unsigned)k->size * 13u;
         emit_latency(k, "put", variant, bench_measure(c, loop_put, k, max_iters));
         verify_put(k, 0, seed + 1);
-        emit_latency(k, "put_nbi", variant, bench_measure(c, loop_put_nbi, k, max_iters));
-        verify_put(k, 1, seed + 2);
         emit_latency(k, "get", variant, bench_measure(c, loop_get, k, max_iters));
         verify_get(k, 0, seed + 3);
-        emit_latency(k, "get_nbi", variant, bench_measure(c, loop_get_nbi, k, max_iters));
-        verify_get(k, 1, seed + 4);
+        if (nbi) {
+            emit_latency(k, "put_nbi", variant, bench_measure(c, loop_put_nbi, k, max_iters));
+            verify_put(k, 1, seed + 2);
+            emit_latency(k, "get_nbi", variant, bench_measure(c, loop_get_nbi, k, max_iters));
+            verify_get(k, 1, seed + 4);
+        }
         if (k->size == max)
             break;
     }
@@ -264,10 +265,10 @@ int main(int argc, char **argv)
     pingpong(&k);
     k.src = heap_src, k.dst = heap_dst, k.word = heap_word;
     single_word_ops(&k, "heap");
-    sweep_sizes(&k, "heap");
+    sweep_sizes(&k, "heap", 1);
     k.src = static_src, k.dst = static_dst, k.word = &static_word;
     single_word_ops(&k, "static");
-    sweep_sizes(&k, "static");
+    sweep_sizes(&k, "static", c.o.mode != BENCH_QUICK);
 
     shmem_barrier_all();
     shmem_free(heap_src);

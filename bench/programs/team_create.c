@@ -7,7 +7,8 @@
  *                   {0,2,4..}, {0,4,8..}, ... repeating), so fewer PEs
  *                   join each new team while all PEs of the parent call;
  *   destroy         mean time per shmem_team_destroy.
- * size is the number of teams created per round (the seed used 64).
+ * The "teams" field of each line is the number of teams created per round
+ * (the seed used 64); size is 0.
  * Needs the OpenSHMEM 1.5 teams API; prints a skip line without it. */
 #include "bench.h"
 
@@ -119,11 +120,9 @@ static void measure(struct team_case *k, const char *op)
     t = bench_measure(c, loop_rounds, k, bench_by_mode(&c->o, 1, 1000, 1000));
     per_team_us = t.seconds / ((double)t.iters * (k->created ? k->created : 1)) * 1e6;
     destroy_us = k->destroy_seconds / (k->destroyed ? k->destroyed : 1) * 1e6;
-    bench_emit(c, op, "", (size_t)k->teams, "latency_us", bench_mean_over_pes(c, per_team_us),
-               t.iters);
+    bench_emit(c, op, "", 0, "latency_us", bench_mean_over_pes(c, per_team_us), t.iters);
     if (!k->halving)
-        bench_emit(c, "destroy", "", (size_t)k->teams, "latency_us",
-                   bench_mean_over_pes(c, destroy_us), t.iters);
+        bench_emit(c, "destroy", "", 0, "latency_us", bench_mean_over_pes(c, destroy_us), t.iters);
     if (k->created < k->teams)
         bench_skip(c, op, "the library ran out of teams before the round was complete");
     verify_round(k);
@@ -138,6 +137,7 @@ int main(int argc, char **argv)
     k.teams = (int)bench_arg_long(argc, argv, "teams", bench_by_mode(&c.o, 4, 32, 64));
     if (k.teams > MAX_TEAMS)
         k.teams = MAX_TEAMS;
+    bench_tag_long(&c.tags, "teams", k.teams);
     k.halving = 0;
     measure(&k, "create_dup");
     k.halving = 1;

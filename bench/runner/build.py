@@ -26,12 +26,12 @@ class Built:
 
 
 def source_of(program: Program) -> str:
-    return os.path.join(BENCH_DIR, program.directory, program.name + ".c")
+    return os.path.join(BENCH_DIR, program.source_path)
 
 
 def compile_command(program: Program, compiler: str, exe: str) -> List[str]:
     return ([compiler] + CFLAGS + ["-I", os.path.join(BENCH_DIR, "common"), source_of(program),
-                                   "-o", exe, "-lm"])
+                                   "-o", exe, "-lm"] + list(program.link))
 
 
 def build_one(program: Program, compiler: str, out_dir: str, env: Dict[str, str]) -> Built:

@@ -329,7 +329,8 @@ def main(argv: List[str]) -> int:
     programs = by_name(args.programs.split(",") if args.programs else [])
     algos = parse_algo_env(args.algo_env + (list(SHOAL_ALGORITHMS) if args.algorithms else []))
     cases = plan_cases(programs, args.mode, pes_list, algos, any(l.is_shoal for l in libs))
-    say("building %d programs for %s ..." % (len(programs), ", ".join(l.name for l in libs)))
+    say("building %d programs for %s ..." % (len(programs),
+                                              ", ".join(l.name for l in libs) or "no library"))
     built = build.build_all(programs, libs, os.path.join(out_dir, "build"), args.jobs)
     for (who, name), b in sorted(built.items()):
         if not b.ok:

@@ -89,7 +89,7 @@ def plot_collectives_vs_pes(plt, out_dir: str, coll: Collection, libs: List[str]
                 continue
             points.sort()
             ax.plot([p[0] for p in points], [p[1] for p in points], markersize=4,
-                    label="%s %d B" % (lib, size), color="C%d" % sizes.index(size),
+                    label="%s %d B" % (lib, size), color="C0" if size == sizes[0] else "C1",
                     **style_of(lib, libs))
         ax.set_title(op)
         ax.set_xlabel("PEs")

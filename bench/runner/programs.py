@@ -39,10 +39,15 @@ class Program:
     algorithm_args: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     ci_pes: Tuple[int, ...] = (1, 2, 3)       # PE counts for --verify-only
     timeout_s: int = 0                        # 0: the runner's --timeout
+    source: str = ""          # path under bench/ when not <programs|machine>/<name>.c
+    link: Tuple[str, ...] = ()                # extra link flags, e.g. ("-lpthread",)
 
     @property
-    def directory(self) -> str:
-        return "machine" if self.kind == "machine" else "programs"
+    def source_path(self) -> str:
+        """Source file relative to bench/."""
+        if self.source:
+            return self.source
+        return "%s/%s.c" % ("machine" if self.kind == "machine" else "programs", self.name)
 
     def variants_for(self, mode: str) -> Tuple[Variant, ...]:
         return self.variants + (self.full_variants if mode == "full" else ())
@@ -87,6 +92,14 @@ PROGRAMS: List[Program] = [
     Program("heat2d", "2D heat conduction, row distribution, puts + barriers (003)"),
     Program("daxpy", "DAXPY with ring shift by put, barrier and sum reduction (003)"),
     Program("intsort", "NAS IS-style bucket sort: fetch-add reservations + puts (004 s6)"),
+    Program("sparse_exchange", "split-phase barrier: dynamic sparse data exchange (002 Fig. 1); "
+            "split with puts, split with AMOs, blocking barrier", source="split/sparse_exchange.c",
+            needs=frozenset({"shoal"}),
+            variants=(Variant("split_put", ("--variant=split",), (("SHOAL_SPLIT_BARRIER", "put"),)),
+                      Variant("split_amo", ("--variant=split",), (("SHOAL_SPLIT_BARRIER", "amo"),)),
+                      Variant("blocking", ("--variant=blocking",)))),
+    Program("ctx_msgrate", "message rate, 1 vs 2 threads each on its own context (issue 4)",
+            source="teams/ctx_msgrate.c", pes="two", link=("-lpthread",)),
     Program("footprint", "resident memory per PE of hello world + barrier + collect (003)",
             variants=(_heap("64M"), _heap("256M")), full_variants=(_heap("1G"),), heap=""),
 ]
@@ -118,7 +131,7 @@ def by_name(names: List[str]) -> List[Program]:
 
 # Direction of each metric: the ratio column and the targets need to know
 # whether a bigger number is better.
-HIGHER_IS_BETTER = {"bandwidth_MBps", "rate_Mops", "rate_Mkeys_per_s"}
+HIGHER_IS_BETTER = {"bandwidth_MBps", "rate_Mops", "rate_Mkeys_per_s", "msgs_per_s"}
 
 
 def higher_is_better(metric: str) -> bool:

@@ -23,6 +23,8 @@ def num(v) -> str:
 
 
 def size_text(size: int) -> str:
+    if size == 0:  # figures without a size (team creation)
+        return "-"
     for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale and size % scale == 0:
             return "%d %s" % (size // scale, unit)

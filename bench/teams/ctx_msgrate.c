@@ -127,23 +127,19 @@ static void fake_hosts(int argc, char **argv)
     }
 }
 
+/* SHMEM_THREAD_MULTIPLE comes from an init_thread before bench_init, whose
+ * shmem_init then nests (OpenSHMEM 1.6 init/finalize pairs); the matching
+ * finalize follows bench_finish's. */
+#define NESTED_INIT (SHMEM_MAJOR_VERSION * 100 + SHMEM_MINOR_VERSION >= 106)
+
 int main(int argc, char **argv)
 {
     struct bench_ctx c;
     int provided = -1;
-    bench_core_init();
     fake_hosts(argc, argv);
-    memset(&c, 0, sizeof c);
     if (shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided) != 0)
         return 1;
-    c.name = "ctx_msgrate";
-    c.me = shmem_my_pe();
-    c.npes = shmem_n_pes();
-    c.o = bench_parse_opts(argc, argv);
-    c.gather_doubles = shmem_malloc(sizeof(double) * (size_t)c.npes);
-    c.gather_longs = shmem_malloc(sizeof(long) * (size_t)c.npes);
-    if (c.me == 0)
-        bench_print_library(&c);
+    bench_init(&c, "ctx_msgrate", argc, argv);
     bench_tag_long(&c.tags, "window", WINDOW);
     bench_tag_str(&c.tags, "hosts", bench_arg_flag(argc, argv, "fake-hosts") ? "fake" : "launcher");
     if (provided != SHMEM_THREAD_MULTIPLE) {
@@ -153,5 +149,9 @@ int main(int argc, char **argv)
         run(&c, 2, 1, "2threads_ctx");
         run(&c, 2, 0, "2threads_shared");
     }
-    return bench_finish(&c);
+    int status = bench_finish(&c);
+#if NESTED_INIT
+    shmem_finalize();
+#endif
+    return status;
 }
