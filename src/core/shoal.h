@@ -36,7 +36,8 @@ enum { SHOAL_SEG_DATA = 0, SHOAL_SEG_HEAP = 1, SHOAL_NSEGS = 2 };
 struct shoal_pe_ctl {
     uint32_t doorbell;      /* futex word: bumped by writers when sleepers > 0 */
     uint32_t sleepers;      /* threads of this PE sleeping on the doorbell */
-    char pad[SHOAL_CACHELINE - 8];
+    uint32_t rung;          /* a writer rang since the sleepers last looked: later writers need not */
+    char pad[SHOAL_CACHELINE - 12];
 };
 
 struct shoal_peer {

@@ -23,11 +23,25 @@ static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *t
     return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
 }
 
+/* One wake per sleep: a put loop aimed at a sleeping PE must not make a
+ * syscall per put.  The sleeper clears `rung` after reading the doorbell
+ * and before re-checking its condition, so a writer that finds `rung` set
+ * either rang after that read (the sleep returns at once) or wrote before
+ * that re-check (the sleeper sees the data). */
 void shoal_ring(int pe)
 {
     struct shoal_pe_ctl *c = shoal.peers[pe].ctl;
+    if (__atomic_load_n(&c->rung, __ATOMIC_RELAXED) || __atomic_exchange_n(&c->rung, 1, __ATOMIC_SEQ_CST))
+        return;
     __atomic_fetch_add(&c->doorbell, 1, __ATOMIC_SEQ_CST);
     futex(&c->doorbell, FUTEX_WAKE, INT_MAX, NULL);
+}
+
+static void look_at_doorbell(struct shoal_waiter *w, struct shoal_pe_ctl *c)
+{
+    w->seq = __atomic_load_n(&c->doorbell, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&c->rung, 0, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 static unsigned spin_limit(void)
@@ -54,14 +68,14 @@ void shoal_waiter_pause(struct shoal_waiter *w)
     if (!w->armed) {
         /* Announce the sleep, then let the caller re-check its condition: a
          * writer either sees sleepers > 0 or wrote before that re-check. */
-        w->seq = __atomic_load_n(&c->doorbell, __ATOMIC_SEQ_CST);
         __atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
+        look_at_doorbell(w, c);
         w->armed = true;
         return;
     }
     struct timespec t = {0, shoal_cfg.wait_sleep_us * 1000L};
     futex(&c->doorbell, FUTEX_WAIT, w->seq, &t);
-    w->seq = __atomic_load_n(&c->doorbell, __ATOMIC_SEQ_CST);
+    look_at_doorbell(w, c);
 }
 
 void shoal_waiter_done(struct shoal_waiter *w)
