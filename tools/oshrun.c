@@ -5,9 +5,10 @@
  * (PR_SET_PDEATHSIG).  No name is ever created in /dev/shm. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdbool.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,10 +280,9 @@ static int run(struct job *job)
  * prterun, Open MPI's mpirun, MPICH's mpiexec.hydra), whose PMIx or PMI the
  * PEs then read.  SHOAL_LAUNCHER names one (or a path).  Without a host list
  * and outside Slurm none of this runs: the single-host path above is used. */
-#include <limits.h>
 
 struct handover {
-    const char *np, *hosts, *hostfile, *map;
+    const char *np, *hosts, *hostfile, *map, *bind;
     char **xvars;           /* -x arguments */
     int nx;
     char **prog;            /* program and its arguments */
@@ -332,6 +332,8 @@ static int handover_parse(int argc, char **argv, struct handover *h)
             h->hostfile = argv[++i];
         } else if (!strcmp(a, "--map-by") && has_val) {
             h->map = argv[++i];
+        } else if (!strcmp(a, "--bind-to") && has_val) {
+            h->bind = argv[++i];
         } else if (!strcmp(a, "-x") && has_val) {
             h->xvars[h->nx++] = argv[++i];
         } else if (strcmp(a, "--oversubscribe") != 0) {
@@ -393,6 +395,8 @@ static int handover_exec(const struct handover *h, const char *launcher)
             av[n++] = !strcmp(h->map, "node") ? "--distribution=cyclic" : "--distribution=block";
         if (h->hosts)
             av[n++] = "--nodelist", av[n++] = (char *)h->hosts;   /* plain names; counts come from -n */
+        if (h->bind)
+            av[n++] = !strcmp(h->bind, "none") ? "--cpu-bind=none" : "--cpu-bind=cores";
     } else if (hydra) {
         if (h->np)
             av[n++] = "-n", av[n++] = (char *)h->np;
@@ -402,6 +406,8 @@ static int handover_exec(const struct handover *h, const char *launcher)
             av[n++] = "-f", av[n++] = (char *)h->hostfile;
         if (h->map && !strcmp(h->map, "node"))
             av[n++] = "-ppn", av[n++] = "1";
+        if (h->bind)
+            av[n++] = "-bind-to", av[n++] = (char *)h->bind;
     } else {   /* Open MPI's mpirun / PRRTE's prterun */
         if (h->np)
             av[n++] = "-np", av[n++] = (char *)h->np;
@@ -411,6 +417,8 @@ static int handover_exec(const struct handover *h, const char *launcher)
             av[n++] = "--hostfile", av[n++] = (char *)h->hostfile;
         if (h->map)
             av[n++] = "--map-by", av[n++] = (char *)h->map;
+        if (h->bind)
+            av[n++] = "--bind-to", av[n++] = (char *)h->bind;
         for (int i = 0; i < h->nx; i++)
             av[n++] = "-x", av[n++] = h->xvars[i];   /* NAME (its value was set above) */
         for (size_t i = 0; i < nenv; i++) {

@@ -34,11 +34,15 @@ SHOAL_API(void, shmemx_barrier_all_start, (void))
 
 SHOAL_API(int, shmemx_barrier_all_test, (void))
 {
+    if (SHOAL_DEBUG_ON)
+        shoal_require_init("shmemx_barrier_all_test");
     return shoal_split_poll(&shoal_team_world);
 }
 
 SHOAL_API(void, shmemx_barrier_all_wait, (void))
 {
+    if (SHOAL_DEBUG_ON)
+        shoal_require_init("shmemx_barrier_all_wait");
     shoal_split_wait(&shoal_team_world);
 }
 

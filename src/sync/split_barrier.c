@@ -22,7 +22,7 @@ static struct shoal_split_state *pending_head;
 static int pending_count;        /* read without the lock by the hook */
 static bool hook_registered;
 
-const struct shoal_split_algo *shoal_split_choose(const struct shoal_team *t)
+const struct shoal_split_algo *shoal_split_choose(const struct shoal_team *t, const char *routine)
 {
     const char *v = shoal_cfg.split_barrier;
     if (!v || !*v || strcasecmp(v, "auto") == 0 || strcasecmp(v, "shm") == 0)
@@ -31,7 +31,7 @@ const struct shoal_split_algo *shoal_split_choose(const struct shoal_team *t)
         return &shoal_split_put;
     if (strcasecmp(v, "amo") == 0)
         return &shoal_split_amo;
-    shoal_fatal("shmemx_barrier_all_start", "SHOAL_SPLIT_BARRIER=\"%s\" names no split barrier; "
+    shoal_fatal(routine, "SHOAL_SPLIT_BARRIER=\"%s\" names no split barrier; "
                 "use auto, put, amo or shm", v);
 }
 
@@ -43,16 +43,16 @@ static int rounds_for(int n)
     return k;
 }
 
-static struct shoal_split_state *state_of(struct shoal_team *t)
+static struct shoal_split_state *state_of(struct shoal_team *t, const char *routine)
 {
     struct shoal_split_state *s = t->split_state;
     if (SHOAL_LIKELY(s))
         return s;
     s = calloc(1, sizeof *s);
     if (!s)
-        shoal_fatal("shmemx_barrier_all_start", "out of memory for a split barrier's state");
+        shoal_fatal(routine, "out of memory for a split barrier's state");
     s->team = t;
-    s->algo = shoal_split_choose(t);
+    s->algo = shoal_split_choose(t, routine);
     s->n_rounds = rounds_for(t->n_pes);
     t->split_state = s;
     return s;
@@ -147,7 +147,7 @@ void shoal_split_wait(struct shoal_team *t)
 void shoal_split_start(struct shoal_team *t, const char *routine)
 {
     pthread_mutex_lock(&split_lock);
-    struct shoal_split_state *s = state_of(t);
+    struct shoal_split_state *s = state_of(t, routine);
     /* SHMEM_DEBUG holds the caller to the contract (a barrier is over when
      * test said 1 or wait returned), whether or not progress finished it
      * in the background, so the report does not depend on timing. */

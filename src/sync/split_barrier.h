@@ -78,8 +78,8 @@ bool shoal_split_test(struct shoal_team *t);   /* true when no barrier is pendin
 bool shoal_split_poll(struct shoal_team *t);
 void shoal_split_wait(struct shoal_team *t);
 
-/* The algorithm SHOAL_SPLIT_BARRIER chooses for team t. */
-const struct shoal_split_algo *shoal_split_choose(const struct shoal_team *t);
+/* The algorithm SHOAL_SPLIT_BARRIER chooses for team t (routine: for the error). */
+const struct shoal_split_algo *shoal_split_choose(const struct shoal_team *t, const char *routine);
 
 /* Forget t's split state (team destroy, finalize). */
 void shoal_split_team_fini(struct shoal_team *t);

@@ -90,18 +90,27 @@ void shoal_pool_claim(int slot)
     avail[b / 64] &= ~(1ull << (b % 64));
 }
 
-/* Zeroes what the next team of this block expects zero: the split-phase
- * barrier's area (its epochs restart with each team) and the agreement
- * cells.  The rest belongs to coll/, which keeps it valid from one team to
- * the next by itself (counting flags with each consumed count kept next to
- * the flag, coll_internal.h; the shm barrier resets its own counter), so it
- * is left alone -- zeroing only the flags would break that pairing. */
+/* A freed block is zeroed, so the next team finds it as new: the barriers
+ * and collectives (coll/) and split-phase barriers (sync/) write flags with
+ * per-team epochs or counts that restart with each team, and the agreement
+ * cells are the team layer's own.  No PE writes into the block any more
+ * (destroy's barrier), so nothing can land after the memset.
+ *
+ * coll/ may define SHOAL_COLL_SCRATCH_CLEAR_BYTES in coll_scratch.h: the
+ * head of coll[] holding its flags; the data scratch after it is then left
+ * as it is (it is 64 KiB a slot, most of a destroy's memset). */
 static void zero_block(int slot)
 {
+#ifdef SHOAL_COLL_SCRATCH_CLEAR_BYTES
     struct shoal_psync *p = shoal_pool_psync(slot);
-    for (int i = 0; i < SHOAL_PSYNC_PER_TEAM; i++)
+    for (int i = 0; i < SHOAL_PSYNC_PER_TEAM; i++) {
+        memset(&p[i], 0, offsetof(struct shoal_psync, coll) + SHOAL_COLL_SCRATCH_CLEAR_BYTES);
         memset(p[i].split, 0, sizeof p[i].split);
+    }
     memset(shoal_pool_agree_area(slot), 0, shoal_slot_agree_bytes());
+#else
+    memset(shoal_pool_psync(slot), 0, block_stride);
+#endif
 }
 
 void shoal_pool_release(int slot)

@@ -9,8 +9,8 @@
  *                        first PE; each member waits once.
  *   slot_agree_dissem.c  any parent, over shared memory or the network:
  *                        dissemination, ceil(log2 P) rounds of puts.
- * SHOAL_TEAM_AGREE=auto|shm|dissem picks (auto: shm when it applies).  The
- * time spent here is what the team-creation benchmark reports. */
+ * SHOAL_TEAM_AGREE=auto|shm|dissem picks (see use_shm).  The time spent
+ * here is what the team-creation benchmark reports. */
 #include <string.h>
 #include <time.h>
 
@@ -31,12 +31,17 @@ size_t shoal_slot_agree_bytes(void)
     return a > b ? a : b;
 }
 
+/* auto: the counter when PEs outnumber cores or the parent is large (one
+ * wake-up per member instead of log2 P waits on partners that may be
+ * descheduled), dissemination otherwise (one line transfer per round).  The
+ * counter needs every member load/store reachable; elsewhere dissemination
+ * is the only choice. */
 static bool use_shm(const struct shoal_team *parent)
 {
     const char *choice = shoal_cfg.team_agree ? shoal_cfg.team_agree : "auto";
-    if (!strcmp(choice, "dissem"))
+    if (!parent->all_local || !strcmp(choice, "dissem"))
         return false;
-    return parent->all_local;   /* "shm" on a parent that spans hosts falls back too */
+    return !strcmp(choice, "shm") || shoal.oversubscribed || parent->n_pes > 8;
 }
 
 void shoal_slot_agree(struct shoal_team *parent, uint64_t *busy)

@@ -21,9 +21,13 @@
 static int lowest_free(const uint64_t *busy, int n, int *slots)
 {
     int found = 0;
-    for (long b = 0; b < shoal_cfg.teams_max && found < n; b++)
-        if (!(busy[b / 64] >> (b % 64) & 1))
+    for (int w = 0; w < shoal_pool_words() && found < n; w++)
+        for (uint64_t free_bits = ~busy[w]; free_bits && found < n; free_bits &= free_bits - 1) {
+            long b = (long)w * 64 + __builtin_ctzll(free_bits);
+            if (b >= shoal_cfg.teams_max)
+                break;
             slots[found++] = SHOAL_SLOTS_PREDEFINED + (int)b;
+        }
     return found;
 }
 

@@ -69,7 +69,11 @@ write_agent() {
         echo '  *) echo "agent: unknown host $host" >&2; exit 255;;'
         echo 'esac'
         echo ": >>/tmp/${tag}-agent.used   # run_mh.sh: the launcher got past its launch step"
-        echo 'exec ip netns exec "$ns" /bin/sh -c "$*"'
+        echo "env=/tmp/${tag}-env.\$ns      # extra environment of one host (run_mh.sh --unreachable-host)"
+        echo 'extra=; [ -r "$env" ] && extra=$(cat "$env")'
+        echo '# Its own hostname too (UTS namespace): launchers keep per-host state under'
+        echo '# the host name (Open MPI: /tmp/ompi.HOST.UID), which hosts must not share.'
+        echo 'exec ip netns exec "$ns" unshare --uts env $extra /bin/sh -c "hostname $ns && $*"'
     } >"$f"
     chmod 755 "$f"
 }
@@ -83,7 +87,7 @@ down() {
         done
         ip netns del "$ns" 2>/dev/null
     done
-    rm -f "/tmp/${tag}-agent" "/tmp/${tag}-agent.used"
+    rm -f "/tmp/${tag}-agent" "/tmp/${tag}-agent.used" "/tmp/${tag}"-env.*
 }
 
 case "${1:-}" in

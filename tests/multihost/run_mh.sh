@@ -3,12 +3,14 @@
 # this machine (see netns.sh), through a real launcher, then tear it all down.
 #
 #   run_mh.sh [--ppn 2,2] [--map block|rr] [--launcher ompi|hydra|oshrun]
-#             [--timeout SEC] [-x VAR=VALUE]... -- program [args...]
+#             [--timeout SEC] [-x VAR=VALUE]... [--unreachable-host I] -- program [args...]
 #
 # --ppn gives the PEs of each host (2,2 = two hosts with two PEs each; uneven
 # counts are fine).  block: PEs 0..k-1 on the first host, and so on; rr:
 # round-robin over the hosts.  Exit status: the launcher's, 77 when the
 # launcher is not installed (ctest: skipped), 1 when namespaces cannot be made.
+# --unreachable-host I (1-based) makes host I's PEs publish an address on a
+# link of their own that no other host can route to (failure tests).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 ppn=2,2
@@ -16,6 +18,7 @@ map=block
 launcher=ompi
 tmo=120
 envs=()
+unreachable=
 while [ $# -gt 0 ]; do
     case "$1" in
     --ppn) ppn=$2; shift 2 ;;
@@ -23,6 +26,7 @@ while [ $# -gt 0 ]; do
     --launcher) launcher=$2; shift 2 ;;
     --timeout) tmo=$2; shift 2 ;;
     -x) envs+=("$2"); shift 2 ;;
+    --unreachable-host) unreachable=$2; shift 2 ;;
     --) shift; break ;;
     *) break ;;
     esac
@@ -36,7 +40,7 @@ fi
 case "$launcher" in
 ompi) command -v mpirun.openmpi >/dev/null || { echo "run_mh.sh: Open MPI's mpirun.openmpi is not installed (apt-get install openmpi-bin); skipped" >&2; exit 77; } ;;
 hydra) command -v mpiexec.hydra >/dev/null || { echo "run_mh.sh: MPICH's mpiexec.hydra is not installed (apt-get install mpich); skipped" >&2; exit 77; } ;;
-oshrun) ;;
+oshrun) command -v mpirun.openmpi >/dev/null || { echo "run_mh.sh: oshrun hands over to Open MPI's mpirun here, which is not installed; skipped" >&2; exit 77; } ;;
 *) echo "run_mh.sh: unknown launcher $launcher" >&2; exit 2 ;;
 esac
 
@@ -55,11 +59,22 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 "$here/netns.sh" up "$tag" "$nhosts" || exit 1
 agent=/tmp/$tag-agent
+if [ -n "$unreachable" ]; then
+    ns=${tag}h$unreachable
+    # A veth pair whose both ends stay in that host: a link to nowhere.
+    ip -n "$ns" link add lone0 type veth peer name lone1 && ip -n "$ns" addr add 10.78.0.1/24 dev lone0 &&
+        ip -n "$ns" link set lone1 up && ip -n "$ns" link set lone0 up ||
+        { echo "run_mh.sh: cannot add a link to $ns" >&2; exit 1; }
+    echo "FI_TCP_IFACE=lone0" >"/tmp/$tag-env.$ns"
+fi
 
 for kv in "${envs[@]}"; do export "${kv?}"; done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export PMIX_MCA_gds=hash   # PMIx's shared-memory dstore cannot attach across our namespaces; hash works
 export FI_TCP_IFACE=eth0   # libfabric: the namespace's own link, never loopback
+# The "hosts" share this machine's cores, which each host's PEs cannot see:
+# when the whole job oversubscribes them, wait as oversubscribed PEs do.
+[ "$np" -gt "$(nproc)" ] && export SHOAL_WAIT_SPIN=${SHOAL_WAIT_SPIN:-50}
 
 case "$launcher" in
 ompi)
@@ -67,7 +82,7 @@ ompi)
     [ "$map" = rr ] && mapping=node
     cmd=(mpirun.openmpi --host "$hosts" -np "$np" --map-by "$mapping" --oversubscribe
          --mca plm_rsh_agent "$agent" --mca plm_rsh_no_tree_spawn 1 --mca oob_tcp_if_include eth0
-         --mca btl self --mca pml ^ucx ${MH_MPIRUN_EXTRA:-} "$@")
+         --bind-to none --mca btl self --mca pml ^ucx ${MH_MPIRUN_EXTRA:-} "$@")
     ;;
 hydra)
     order=()
@@ -76,7 +91,14 @@ hydra)
          "${order[@]}" "$@")
     ;;
 oshrun)
-    cmd=("$here/../../build/bin/oshrun" -np "$np" "$@")
+    # oshrun hands a host list to the installed launcher (Open MPI here),
+    # which takes its settings from the environment.
+    oshrun=${SHOAL_OSHRUN:-$(dirname "$1")/../../bin/oshrun}
+    export OMPI_MCA_plm_rsh_agent=$agent OMPI_MCA_plm_rsh_no_tree_spawn=1 OMPI_MCA_oob_tcp_if_include=eth0
+    export OMPI_MCA_btl=self OMPI_MCA_pml=^ucx OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+    mapping=slot
+    [ "$map" = rr ] && mapping=node
+    cmd=("$oshrun" --host "$hosts" -np "$np" --map-by "$mapping" "$@")
     ;;
 esac
 # Open MPI 4.1's mpirun now and then stalls before it starts its daemons
@@ -85,10 +107,11 @@ esac
 # that has not used it after a while is stopped and started again.
 run_once() {
     rm -f "$agent.used"
-    timeout -k 5 "$tmo" ip netns exec "${tag}h0" "${cmd[@]}" &
+    timeout -k 5 "$tmo" ip netns exec "${tag}h0" unshare --uts /bin/sh -c 'hostname "$0" && exec "$@"' \
+        "${tag}h0" "${cmd[@]}" &
     local pid=$! waited=0
     while kill -0 $pid 2>/dev/null; do
-        if [ "$launcher" != oshrun ] && [ ! -e "$agent.used" ] && [ $waited -ge 100 ]; then
+        if [ ! -e "$agent.used" ] && [ $waited -ge 100 ]; then
             echo "run_mh.sh: $launcher did not start its daemons within 10 s; starting it again" >&2
             kill -TERM $pid 2>/dev/null
             wait $pid 2>/dev/null

@@ -8,8 +8,10 @@
  *
  * Completion is counted, not queued: each endpoint has a write counter
  * (puts, non-fetching AMOs) and a read counter (gets, fetching AMOs); quiet
- * waits until each counter reaches the number of operations issued.  The
- * CQ only receives errors (selective completion), whose context is the
+ * waits until each counter reaches the number of operations issued.  Every
+ * operation is posted with FI_DELIVERY_COMPLETE, so a counted write is
+ * visible at its target.  The CQ only receives errors and the init-time
+ * contact reads (selective completion); an operation's context is its
  * target PE + 1, so a failure names the PE. */
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
@@ -26,16 +28,16 @@
 #include "../../core/shoal.h"
 
 enum { SHOAL_OFI_ADDR_MAX = 160 };   /* endpoint names: sockaddr_in6 is 28, efa/cxi/opx fit too */
-enum { SHOAL_OFI_OPERANDS = 256 };   /* operand slots for non-blocking fetching AMOs */
+enum { SHOAL_OFI_OPERANDS = 256 };   /* operand slots per endpoint (see ofi_amo.c) */
 
 /* One endpoint: the default context's, or one per shmem_ctx. */
 struct shoal_ofi_ep {
     struct fid_ep *ep;
-    struct fid_cq *cq;              /* error completions only */
+    struct fid_cq *cq;              /* errors (and the init-time contact reads) */
     struct fid_cntr *wcntr, *rcntr; /* completed writes / reads */
     uint64_t writes, reads;         /* operations issued (atomic: THREAD_MULTIPLE) */
     uint64_t werrs, rerrs;          /* counter errors already reported */
-    /* Operands of non-blocking fetching AMOs must outlive the call. */
+    /* AMO operands that must outlive the call (non-blocking fetching AMOs). */
     pthread_mutex_t operand_lock;
     unsigned operands_used;
     uint64_t operand[SHOAL_OFI_OPERANDS][2];
@@ -57,7 +59,7 @@ struct shoal_ofi {
     struct fid_av *av;
     struct fid_mr *mr[SHOAL_NSEGS];
     struct shoal_ofi_ep main_ep;    /* the default context's; peers target this one */
-    struct shoal_ofi_ep *eps;       /* list of every endpoint, main_ep first */
+    struct shoal_ofi_ep *eps;       /* every open endpoint, main_ep among them */
     pthread_mutex_t eps_lock;
     fi_addr_t *addr;                /* per world PE */
     uint64_t *key;                  /* [pe * SHOAL_NSEGS + seg] */
@@ -101,7 +103,8 @@ void shoal_ofi_wait_writes(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine, int pe);
-void shoal_ofi_progress_start(void);   /* the progress hook and, when wanted, the thread */
+void shoal_ofi_progress_start(void);    /* the progress hook, and the thread (always, during init) */
+void shoal_ofi_progress_settle(void);   /* after init: the thread stays only when wanted */
 void shoal_ofi_progress_stop(void);
 _Noreturn void shoal_ofi_failed(const char *routine, int pe, const char *what, int err);
 

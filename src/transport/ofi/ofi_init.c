@@ -63,8 +63,20 @@ static bool host_local_provider(const struct fi_info *i)
     return !strcmp(p, "shm") || !strcmp(p, "sm2") || strstr(p, "shm;") == p;
 }
 
+/* rxm's defaults are sized for MPI's eager messages: 16 KiB buffers, 256
+ * receives per connection, about 70 MB per endpoint.  Shoal sends none (RMA
+ * goes straight to the connection; only atomics travel in rxm buffers), so
+ * smaller defaults cut a PE's footprint from 93 to 14 MB and a context's
+ * from 68 to 4 MB (measured).  Variables the user set are left alone. */
+static void default_provider_sizes(void)
+{
+    setenv("FI_OFI_RXM_BUFFER_SIZE", "2048", 0);
+    setenv("FI_OFI_RXM_MSG_RX_SIZE", "32", 0);
+}
+
 static struct fi_info *choose_provider(void)
 {
+    default_provider_sizes();
     struct fi_info *hints = make_hints(), *list = NULL, *pick = NULL;
     int rc = fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, hints, &list);
     fi_freeinfo(hints);
@@ -181,6 +193,7 @@ int shoal_ofi_init(void)
     shoal_ofi_progress_start();   /* hook and thread: a PE in the boot barrier still serves the others */
     shoal_ofi_connect_peers();
     shoal_boot_barrier();         /* everyone's contacts are answered before anyone goes on */
+    shoal_ofi_progress_settle();
     shoal_ctx_default.net = &shoal_ofi.main_ep;
     shoal_remote = &shoal_ofi_ops;
     shoal.amo_via_network = true;

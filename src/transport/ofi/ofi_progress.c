@@ -84,9 +84,8 @@ static void wait_counter(struct shoal_ofi_ep *e, struct fid_cntr *c, const uint6
     unsigned spins = 0;
     while (fi_cntr_read(c) < target) {
         check_errors(e, c, seen, routine);
-        shoal_ofi_drain(e);
-        if (e != &shoal_ofi.main_ep)
-            shoal_poll();   /* the default endpoint serves our peers meanwhile */
+        shoal_ofi_drain(e);   /* directly: inside a progress hook shoal_poll does nothing */
+        shoal_poll();         /* the default endpoint (serving our peers meanwhile) and other hooks */
         pause_briefly(&spins);
     }
 }
@@ -123,24 +122,31 @@ void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *
     check_errors(e, e->wcntr, &e->werrs, routine);
     check_errors(e, e->rcntr, &e->rerrs, routine);
     shoal_ofi_drain(e);
-    if (e != &shoal_ofi.main_ep)
-        shoal_poll();
+    shoal_poll();
     pause_briefly(tries);
 }
 
 /* ---- progress hook and thread ---- */
 
+static uint64_t hook_calls;   /* progress_hook runs: a thread of the PE itself is polling */
+
 static void progress_hook(void *arg)
 {
     (void)arg;
+    __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
     shoal_ofi_drain(&shoal_ofi.main_ep);
+}
+
+static bool pe_asleep(void)
+{
+    struct shoal_pe_ctl *c = shoal.my_ctl;
+    return c && __atomic_load_n(&c->sleepers, __ATOMIC_RELAXED);
 }
 
 /* Traffic arrived while this PE may sleep in a wait: wake it to look. */
 static void wake_own_waiters(void)
 {
-    struct shoal_pe_ctl *c = shoal.my_ctl;
-    if (c && __atomic_load_n(&c->sleepers, __ATOMIC_RELAXED))
+    if (pe_asleep())
         shoal_ring(shoal.my_pe);
 }
 
@@ -149,37 +155,44 @@ static bool stop_requested(struct pollfd *stop, const struct timespec *timeout)
     return ppoll(stop, 1, timeout, NULL) > 0 && (stop->revents & POLLIN);
 }
 
+/* Block until traffic arrives or the interval passes; false when asked to stop. */
+static bool await_traffic(struct pollfd *fds, struct fid **cq, const struct timespec *interval, unsigned *busy)
+{
+    static const struct timespec now = {0, 0};
+    if (shoal_ofi.wait_fd < 0)
+        return !stop_requested(&fds[0], interval);   /* no wait object: a fixed interval */
+    if (fi_trywait(shoal_ofi.fabric, cq, 1) != FI_SUCCESS && ++*busy < 64) {
+        sched_yield();                                /* work is pending: go round again */
+        return !stop_requested(&fds[0], &now);
+    }
+    *busy = 0;
+    int ready = ppoll(fds, 2, interval, NULL);
+    return !(ready > 0 && (fds[0].revents & POLLIN));
+}
+
+/* The thread serves the PE's peers while the PE computes.  While the PE
+ * polls by itself (it waits inside Shoal) the thread stands back: two
+ * threads taking turns at one endpoint only slow it down, most of all when
+ * PEs outnumber cores (measured: a 6-PE collectives test on 2 cores took
+ * 57 s with a thread that always drained, 34 s with none). */
 static void *progress_main(void *arg)
 {
     (void)arg;
-    struct timespec interval = {0, shoal_cfg.ofi_progress_interval_us * 1000L}, now = {0, 0};
+    struct timespec interval = {0, shoal_cfg.ofi_progress_interval_us * 1000L};
     struct pollfd fds[2] = {{stop_fd, POLLIN, 0}, {shoal_ofi.wait_fd, POLLIN, 0}};
     struct fid *cq = &shoal_ofi.main_ep.cq->fid;
     unsigned busy = 0;
     for (;;) {
-        shoal_ofi_drain(&shoal_ofi.main_ep);
-        if (shoal_ofi.wait_fd < 0) {
-            /* No wait object: poll at a fixed interval. */
+        uint64_t seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
+        if (!await_traffic(fds, &cq, &interval, &busy))
+            break;
+        if (__atomic_load_n(&hook_calls, __ATOMIC_RELAXED) != seen && !pe_asleep()) {
             if (stop_requested(&fds[0], &interval))
                 break;
-            wake_own_waiters();
             continue;
         }
-        if (fi_trywait(shoal_ofi.fabric, &cq, 1) != FI_SUCCESS && ++busy < 64) {
-            /* Work is pending: go round again, giving the CPU away in between. */
-            if (stop_requested(&fds[0], &now))
-                break;
-            sched_yield();
-            continue;
-        }
-        busy = 0;
-        int ready = ppoll(fds, 2, &interval, NULL);   /* sleep until traffic or the interval */
-        if (ready > 0 && (fds[0].revents & POLLIN))
-            break;
-        if (ready > 0) {
-            shoal_ofi_drain(&shoal_ofi.main_ep);
-            wake_own_waiters();
-        }
+        shoal_ofi_drain(&shoal_ofi.main_ep);
+        wake_own_waiters();
     }
     return NULL;
 }
@@ -196,23 +209,8 @@ static bool want_thread(void)
     return shoal_ofi.info->domain_attr->data_progress != FI_PROGRESS_AUTO;
 }
 
-void shoal_ofi_progress_start(void)
+static void stop_thread(void)
 {
-    shoal_progress_add(progress_hook, NULL);
-    if (!want_thread())
-        return;
-    stop_fd = eventfd(0, EFD_CLOEXEC);
-    if (stop_fd < 0 || pthread_create(&thread, NULL, progress_main, NULL) != 0) {
-        shoal_warn("shmem_init", "could not start the network progress thread (%s); remote operations "
-                                 "complete only while the target PE calls Shoal", strerror(errno));
-        return;
-    }
-    thread_running = true;
-}
-
-void shoal_ofi_progress_stop(void)
-{
-    shoal_progress_remove(progress_hook, NULL);
     if (thread_running) {
         uint64_t one = 1;
         if (write(stop_fd, &one, sizeof one) != sizeof one)
@@ -223,4 +221,32 @@ void shoal_ofi_progress_stop(void)
     if (stop_fd >= 0)
         close(stop_fd);
     stop_fd = -1;
+}
+
+/* The thread runs through init in any case: connecting needs every PE to
+ * answer, also one that already waits in the bootstrap's barrier (which
+ * may not drive progress hooks, e.g. oshrun's).  shoal_ofi_progress_settle
+ * then keeps it or not. */
+void shoal_ofi_progress_start(void)
+{
+    shoal_progress_add(progress_hook, NULL);
+    stop_fd = eventfd(0, EFD_CLOEXEC);
+    if (stop_fd < 0 || pthread_create(&thread, NULL, progress_main, NULL) != 0) {
+        shoal_warn("shmem_init", "could not start the network progress thread (%s); remote operations "
+                                 "complete only while the target PE calls Shoal", strerror(errno));
+        return;
+    }
+    thread_running = true;
+}
+
+void shoal_ofi_progress_settle(void)
+{
+    if (!want_thread())
+        stop_thread();
+}
+
+void shoal_ofi_progress_stop(void)
+{
+    shoal_progress_remove(progress_hook, NULL);
+    stop_thread();
 }

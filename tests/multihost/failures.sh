@@ -1,0 +1,42 @@
+#!/bin/bash
+# Failures must be clear (issue 7): run a broken multi-host job and check
+# that it ends quickly, non-zero, with a message that names the PE or the fix.
+#   failures.sh RUN_MH PROGRAM dies|unreachable|noprovider
+set -u
+run_mh=$1 prog=$2 what=$3
+dir=$(dirname "$prog")
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+start=$(date +%s)
+case "$what" in
+dies)
+    "$run_mh" --ppn 2,2 --timeout 60 -- "$dir/mh_die" >"$out" 2>&1
+    rc=$?
+    want='(process rank 3 .*(exited|killed)|PE 3 .*(died|failed|unreachable))' ;;
+unreachable)
+    # Host 2's PEs publish an address on a link nobody else can route to.
+    "$run_mh" --ppn 1,1,1 --timeout 60 --unreachable-host 3 -x SHOAL_OFI_CONNECT_TIMEOUT=10 -- "$prog" >"$out" 2>&1
+    rc=$?
+    want='cannot reach PE 2 \(host 2, .*\).*FI_TCP_IFACE' ;;
+noprovider)
+    "$run_mh" --ppn 1,1 --timeout 60 -x SHMEM_OFI_PROVIDER=no-such-provider -- "$prog" >"$out" 2>&1
+    rc=$?
+    want='no libfabric provider matching no-such-provider.*SHMEM_OFI_PROVIDER' ;;
+*) echo "failures.sh: unknown case $what" >&2; exit 2 ;;
+esac
+took=$(($(date +%s) - start))
+cat "$out"
+[ $rc = 77 ] && exit 77
+if [ $rc = 0 ]; then
+    echo "failures.sh: $what: the job succeeded but should have failed" >&2
+    exit 1
+fi
+if ! grep -Eq "$want" "$out"; then
+    echo "failures.sh: $what: no message matching /$want/" >&2
+    exit 1
+fi
+if [ $took -gt 45 ]; then
+    echo "failures.sh: $what: took ${took}s to end" >&2
+    exit 1
+fi
+echo "failures.sh: $what: ended in ${took}s with the expected message"
