@@ -137,11 +137,12 @@ enum { SHOAL_SIG_SET = 0, SHOAL_SIG_ADD = 1 };   /* equal to SHMEM_SIGNAL_SET/AD
 struct shoal_waiter {
     unsigned n;
     bool armed;
+    uint8_t grace;      /* re-checks after announcing the sleep, before the first futex wait */
     uint32_t seq;
 };
 void shoal_waiter_pause(struct shoal_waiter *w);
 void shoal_waiter_done(struct shoal_waiter *w);
-enum { SHOAL_WAIT_TIGHT = 64 };   /* polls with no pause: an answer already in flight arrives fastest */
+enum { SHOAL_WAIT_TIGHT = 2048 };   /* ~2 us of polls with no pause: a reply in flight is seen at once */
 #define SHOAL_WAIT_WHILE(cond)                                          \
     do {                                                                \
         int shoal_tight_ = SHOAL_WAIT_TIGHT;                            \
@@ -157,10 +158,14 @@ enum { SHOAL_WAIT_TIGHT = 64 };   /* polls with no pause: an answer already in f
 
 void shoal_ring(int pe);
 /* Wake sleepers of PE pe after delivering data to it (cheap when none sleep). */
+/* No fence here: a fence would make every put wait until its cache line
+ * reaches the other core.  A store still in this core's store buffer when a
+ * waiter announces its sleep is seen by that waiter's grace re-checks
+ * (wait.c); the sleep's timeout is the backstop. */
 SHOAL_INLINE void shoal_notify(int pe)
 {
     struct shoal_pe_ctl *c = shoal.peers[pe].ctl;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);   /* keep program order: data, then the check */
     if (c && SHOAL_UNLIKELY(__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED)))
         shoal_ring(pe);
 }

@@ -71,6 +71,12 @@ void shoal_waiter_pause(struct shoal_waiter *w)
         __atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
         look_at_doorbell(w, c);
         w->armed = true;
+        w->grace = 4;
+        return;
+    }
+    if (w->grace) {   /* writers do not fence: let their last stores drain, re-check */
+        w->grace--;
+        sched_yield();
         return;
     }
     struct timespec t = {0, shoal_cfg.wait_sleep_us * 1000L};

@@ -6,11 +6,13 @@
 # its eth0; h0 is the head node where the launcher runs.
 #
 #   netns.sh up TAG N      create switch TAG"sw" and hosts TAG"h0".."hN", and
-#                          the rsh agent /tmp/TAG-agent (maps address -> namespace)
+#                          the rsh agent /tmp/TAG-agent, which runs a command in
+#                          the namespace owning an address, with the namespace's
+#                          name as hostname (a UTS namespace of its own)
 #   netns.sh down TAG      remove every namespace named TAG* and the agent
 #   netns.sh addr I        print host I's address
 #
-# TAG must be short (namespace names are TAG"h"I); tests use "shN$$"-like tags.
+# TAG must be short (namespace names are TAG"h"I); run_mh.sh uses "m<its pid>".
 set -u
 
 addr() { echo "10.77.0.$(($1 + 1))"; }

@@ -53,6 +53,12 @@ for i in "${!counts[@]}"; do
     hosts+="${hosts:+,}$("$here/netns.sh" addr $((i + 1))):${counts[i]}"
 done
 
+# Namespaces of earlier runs that were killed before they could clean up
+# (tag m<pid> with that run_mh.sh gone) are removed first.
+for stale in $(ip netns list 2>/dev/null | awk '{print $1}' | sed -n 's/^m\([0-9][0-9]*\)\(sw\|h[0-9]*\)$/\1/p' | sort -u); do
+    kill -0 "$stale" 2>/dev/null || "$here/netns.sh" down "m$stale"
+done
+
 tag=m$$
 cleanup() { "$here/netns.sh" down "$tag"; }
 trap cleanup EXIT
@@ -70,7 +76,6 @@ fi
 
 for kv in "${envs[@]}"; do export "${kv?}"; done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export PMIX_MCA_gds=hash   # PMIx's shared-memory dstore cannot attach across our namespaces; hash works
 export FI_TCP_IFACE=eth0   # libfabric: the namespace's own link, never loopback
 # The "hosts" share this machine's cores, which each host's PEs cannot see:
 # when the whole job oversubscribes them, wait as oversubscribed PEs do.
@@ -105,9 +110,12 @@ esac
 # ("PENDING DAEMON LAUNCH", about one run in thirty on a loaded machine,
 # with or without Shoal).  The agent leaves a mark when it is used; a run
 # that has not used it after a while is stopped and started again.
+deadline=$((SECONDS + tmo))
 run_once() {
     rm -f "$agent.used"
-    timeout -k 5 "$tmo" ip netns exec "${tag}h0" unshare --uts /bin/sh -c 'hostname "$0" && exec "$@"' \
+    local left=$((deadline - SECONDS))
+    [ $left -lt 5 ] && left=5
+    timeout -k 5 "$left" ip netns exec "${tag}h0" unshare --uts /bin/sh -c 'hostname "$0" && exec "$@"' \
         "${tag}h0" "${cmd[@]}" &
     local pid=$! waited=0
     while kill -0 $pid 2>/dev/null; do

@@ -102,7 +102,7 @@ void shoal_ofi_drain(struct shoal_ofi_ep *e);   /* reads the CQ: drives a manual
 void shoal_ofi_wait_writes(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine);
-void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine, int pe);
+void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine);
 void shoal_ofi_progress_start(void);    /* the progress hook, and the thread (always, during init) */
 void shoal_ofi_progress_settle(void);   /* after init: the thread stays only when wanted */
 void shoal_ofi_progress_stop(void);

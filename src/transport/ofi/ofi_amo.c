@@ -111,7 +111,7 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
     unsigned tries = 0;
     ssize_t rc;
     while ((rc = post_amo(e, &t, op, value, cond, fetch)) == -FI_EAGAIN)
-        shoal_ofi_retry_pause(e, &tries, "shmem_atomic", pe);
+        shoal_ofi_retry_pause(e, &tries, "shmem_atomic");
     if (rc != 0) {
         char what[64];
         snprintf(what, sizeof what, "atomic %s of %zu bytes", name_of(op), size);

@@ -6,8 +6,10 @@
  * this PE reads the CQ.  Every wait of Shoal reads it through a progress
  * hook; a PE that computes without calling Shoal is served by a progress
  * thread that sleeps on the CQ's wait fd (or a short interval when the
- * provider has none).  SHOAL_OFI_PROGRESS_THREAD=auto starts the thread
- * only when the provider reports FI_PROGRESS_MANUAL. */
+ * provider has none) and stands back while the PE polls by itself.  The
+ * thread runs during init in any case; afterwards
+ * SHOAL_OFI_PROGRESS_THREAD=auto keeps it only when the provider reports
+ * FI_PROGRESS_MANUAL (on/off force it). */
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
@@ -117,7 +119,7 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
 
 /* The provider's queue is full (or, for rxm, a connection is being set up):
  * make progress and try again. */
-void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine, int pe)
+void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine)
 {
     check_errors(e, e->wcntr, &e->werrs, routine);
     check_errors(e, e->rcntr, &e->rerrs, routine);

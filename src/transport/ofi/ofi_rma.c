@@ -3,8 +3,8 @@
  * Small puts are injected (the provider copies the source at once); larger
  * ones are written from the caller's buffer, so a blocking put waits for
  * its writes to complete before returning (the buffer is the caller's
- * again).  Gets
- * land directly in the destination; a blocking get waits for its reads. */
+ * again).  Gets land directly in the destination; a blocking get waits for
+ * its reads. */
 #include "ofi.h"
 
 static size_t chunk_len(size_t n)
@@ -28,7 +28,7 @@ static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int 
     unsigned tries = 0;
     ssize_t rc;
     while ((rc = fi_writemsg(e->ep, &msg, flags)) == -FI_EAGAIN)
-        shoal_ofi_retry_pause(e, &tries, "shmem_put", pe);
+        shoal_ofi_retry_pause(e, &tries, "shmem_put");
     if (rc != 0)
         shoal_ofi_failed("shmem_put", pe, "fi_writemsg", (int)rc);
     __atomic_fetch_add(&e->writes, 1, __ATOMIC_RELEASE);
@@ -37,14 +37,11 @@ static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int 
 static void post_read(struct shoal_ofi_ep *e, char *dst, size_t len, int pe, uint64_t raddr, uint64_t key)
 {
     unsigned tries = 0;
-    for (;;) {
-        ssize_t rc = fi_read(e->ep, dst, len, NULL, shoal_ofi.addr[pe], raddr, key, shoal_ofi_ctx_of(pe));
-        if (SHOAL_LIKELY(rc == 0))
-            break;
-        if (rc != -FI_EAGAIN)
-            shoal_ofi_failed("shmem_get", pe, "fi_read", (int)rc);
-        shoal_ofi_retry_pause(e, &tries, "shmem_get", pe);
-    }
+    ssize_t rc;
+    while ((rc = fi_read(e->ep, dst, len, NULL, shoal_ofi.addr[pe], raddr, key, shoal_ofi_ctx_of(pe))) == -FI_EAGAIN)
+        shoal_ofi_retry_pause(e, &tries, "shmem_get");
+    if (rc != 0)
+        shoal_ofi_failed("shmem_get", pe, "fi_read", (int)rc);
     __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
 }
 
@@ -79,7 +76,8 @@ static void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, size_t off, size_
 }
 
 /* Fence: later puts and AMOs to a PE may not overtake earlier ones.  When
- * the provider does not promise that ordering, wait for the writes. */
+ * the provider does not promise that ordering (FI_ORDER_WAW; tcp;ofi_rxm
+ * does not once atomics are asked for), complete what is outstanding. */
 static void ofi_fence(struct shoal_ctx *ctx)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
