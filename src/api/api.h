@@ -19,6 +19,11 @@
 SHOAL_INLINE struct shoal_ctx *shoal_ctx_of(shmem_ctx_t ctx) { return (struct shoal_ctx *)ctx; }
 SHOAL_INLINE struct shoal_team *shoal_team_of(shmem_team_t team) { return (struct shoal_team *)team; }
 
+/* The team a team-based call runs on, or NULL (the call then returns
+ * nonzero, with a SHMEM_DEBUG warning) when it is SHMEM_TEAM_INVALID or this
+ * PE is not a member. */
+struct shoal_team *shoal_api_member_team(const char *routine, shmem_team_t team);
+
 /* World PE of PE number pe of a context (whose PE numbers are relative to its team). */
 SHOAL_INLINE int shoal_ctx_pe(struct shoal_ctx *c, int pe)
 {

@@ -8,26 +8,10 @@
 
 /* ---- team-based ---- */
 
-/* The team a collective runs on, or NULL (the call then returns nonzero)
- * when it is SHMEM_TEAM_INVALID or this PE is not a member. */
-SHOAL_INLINE struct shoal_team *member_team(const char *routine, shmem_team_t team)
-{
-    struct shoal_team *t = shoal_team_of(team);
-    if (SHOAL_DEBUG_ON)
-        shoal_require_init(routine);
-    if (SHOAL_UNLIKELY(!t || t->my_pe < 0)) {
-        if (SHOAL_DEBUG_ON)
-            shoal_warn(routine, "%s; returning -1 (pass a team this PE belongs to)",
-                       t ? "this PE is not a member of the team" : "the team is SHMEM_TEAM_INVALID");
-        return NULL;
-    }
-    return t;
-}
-
 SHOAL_INLINE int broadcast(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes,
                            int root)
 {
-    struct shoal_team *t = member_team(routine, team);
+    struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
     if (SHOAL_DEBUG_ON && (root < 0 || root >= t->n_pes))
@@ -38,7 +22,7 @@ SHOAL_INLINE int broadcast(const char *routine, shmem_team_t team, void *dest, c
 SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes,
                          bool fixed)
 {
-    struct shoal_team *t = member_team(routine, team);
+    struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
     return fixed ? shoal_coll_fcollect(t, dest, source, bytes) : shoal_coll_collect(t, dest, source, bytes);
@@ -46,28 +30,28 @@ SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, con
 
 SHOAL_INLINE int alltoall(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes)
 {
-    struct shoal_team *t = member_team(routine, team);
+    struct shoal_team *t = shoal_api_member_team(routine, team);
     return t ? shoal_coll_alltoall(t, dest, source, bytes) : -1;
 }
 
 SHOAL_INLINE int alltoalls(const char *routine, shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t elem, size_t nelems)
 {
-    struct shoal_team *t = member_team(routine, team);
+    struct shoal_team *t = shoal_api_member_team(routine, team);
     return t ? shoal_coll_alltoalls(t, dest, source, dst, sst, elem, nelems) : -1;
 }
 
 SHOAL_INLINE int reduce(const char *routine, shmem_team_t team, enum shoal_op op, enum shoal_dtype dt, void *dest,
                         const void *source, size_t nreduce)
 {
-    struct shoal_team *t = member_team(routine, team);
+    struct shoal_team *t = shoal_api_member_team(routine, team);
     return t ? shoal_coll_reduce(t, op, dt, dest, source, nreduce) : -1;
 }
 
 SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype dt, void *dest, const void *source,
                       size_t nelems, bool inclusive)
 {
-    struct shoal_team *t = member_team(routine, team);
+    struct shoal_team *t = shoal_api_member_team(routine, team);
     return t ? shoal_coll_scan(t, dt, dest, source, nelems, inclusive) : -1;
 }
 

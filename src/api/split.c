@@ -8,21 +8,6 @@
 
 #include "../sync/split_barrier.h"
 
-/* The team of a team-form call, or NULL (after a SHMEM_DEBUG warning) when
- * it is invalid or I am not a member. */
-static struct shoal_team *member_team(shmem_team_t team, const char *routine)
-{
-    if (SHOAL_DEBUG_ON)
-        shoal_require_init(routine);
-    struct shoal_team *t = team == SHMEM_TEAM_INVALID ? NULL : shoal_team_of(team);
-    if (SHOAL_UNLIKELY(!t || t->my_pe < 0)) {
-        if (SHOAL_DEBUG_ON)
-            shoal_warn(routine, "%s; returning -1 (pass a team this PE belongs to)",
-                       t ? "this PE is not a member of the team" : "the team is SHMEM_TEAM_INVALID");
-        return NULL;
-    }
-    return t;
-}
 
 SHOAL_API(void, shmemx_barrier_all_start, (void))
 {
@@ -48,7 +33,7 @@ SHOAL_API(void, shmemx_barrier_all_wait, (void))
 
 SHOAL_API(int, shmemx_team_sync_start, (shmem_team_t team))
 {
-    struct shoal_team *t = member_team(team, "shmemx_team_sync_start");
+    struct shoal_team *t = shoal_api_member_team("shmemx_team_sync_start", team);
     if (!t)
         return -1;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);   /* my prior stores become visible before my arrival */
@@ -59,7 +44,7 @@ SHOAL_API(int, shmemx_team_sync_start, (shmem_team_t team))
 /* 1 once every member has arrived, 0 before; -1 for an invalid team. */
 SHOAL_API(int, shmemx_team_sync_test, (shmem_team_t team))
 {
-    struct shoal_team *t = member_team(team, "shmemx_team_sync_test");
+    struct shoal_team *t = shoal_api_member_team("shmemx_team_sync_test", team);
     if (!t)
         return -1;
     return shoal_split_poll(t);
@@ -67,7 +52,7 @@ SHOAL_API(int, shmemx_team_sync_test, (shmem_team_t team))
 
 SHOAL_API(int, shmemx_team_sync_wait, (shmem_team_t team))
 {
-    struct shoal_team *t = member_team(team, "shmemx_team_sync_wait");
+    struct shoal_team *t = shoal_api_member_team("shmemx_team_sync_wait", team);
     if (!t)
         return -1;
     shoal_split_wait(t);
