@@ -218,6 +218,8 @@ void scan_recdbl(const struct coll_call *c, enum shoal_dtype dt, void *dest, con
 
 /* Elements per chunk of the scratch-based recursive doubling and Bruck. */
 size_t recdbl_chunk(size_t buf_bytes, int n, size_t elem);
+/* Recursive doubling's chunked schedule; bruck: send to v - 2^k instead of v ^ 2^k. */
+void reduce_pairwise_chunked(const struct coll_call *c, const struct coll_reduce *r, bool bruck);
 void reduce_hier(struct shoal_team *t, const struct coll_reduce *r);
 /* Run the reduction algorithm the selection picks for call c (no hierarchy). */
 void coll_reduce_run(const struct coll_call *c, const struct coll_reduce *r);

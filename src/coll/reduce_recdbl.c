@@ -56,6 +56,14 @@ void reduce_recdbl(const struct coll_call *c, const struct coll_reduce *r)
         recdbl_lines(c, r);
         return;
     }
+    reduce_pairwise_chunked(c, r, false);
+}
+
+/* The chunked schedule shared with Bruck (reduce_bruck.c): fold the
+ * non-power-of-two members in, log2 P steps through scratch regions, hand
+ * the result back.  Only the partner of each step differs. */
+void reduce_pairwise_chunked(const struct coll_call *c, const struct coll_reduce *r, bool bruck)
+{
     int P = c->n, me = c->me, p2 = cc_pow2_floor(P), rem = P - p2, L = cc_log2_ceil(p2);
     size_t chunk = recdbl_chunk(c->buf_bytes, P, r->elem), region = chunk * r->elem;
     bool folded = me < 2 * rem && me % 2 == 0, pair = me < 2 * rem && me % 2 == 1;
@@ -79,11 +87,12 @@ void reduce_recdbl(const struct coll_call *c, const struct coll_reduce *r)
             coll_combine(r->op, r->dt, acc, pre, cnt);
         }
         for (int k = 0; k < L; k++) {
-            int q = v ^ (1 << k), qm = q < rem ? 2 * q + 1 : q + rem;
+            /* recursive doubling: exchange with v ^ 2^k; Bruck: send to v - 2^k */
+            int q = bruck ? (v - (1 << k) + p2) % p2 : v ^ (1 << k), qm = q < rem ? 2 * q + 1 : q + rem;
             char *in = c->buf + (2 * (size_t)(k + 1) + (ci & 1)) * region;
             cc_put_signal(c, qm, in, acc, bytes, F_STEP + k);
             cc_await(c, F_STEP + k, 1);
-            if (q < v)
+            if (!bruck && q < v)   /* partners reduce in the same order: same bits */
                 coll_combine3(r->op, r->dt, acc, in, acc, cnt);
             else
                 coll_combine(r->op, r->dt, acc, in, cnt);
