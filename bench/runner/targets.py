@@ -141,10 +141,14 @@ def evaluate(coll: Collection, shoal: Optional[str], peer: Optional[str],
         c.worst_versus_peer("AMO latency, every operation, 32+64 bit, 2 PEs",
                             lambda f: f.field("bench") == "atomics" and f.field("metric") == lat,
                             2, 1.0, nb),
+        # The reference has the ping-pong's shape: each side polls its own
+        # line and writes the other's (machine_pingpong "flag_per_side"); the
+        # one-line bounce ("cacheline") is reported beside it as the floor.
         c.versus_machine("ping-pong one-way latency, 2 PEs",
                          ("p2p_latency", "pingpong", "static", 8, lat, 2),
-                         ("machine_pingpong", "cacheline", "pinned", 64, lat, 2),
-                         "within 1.1x of the cache-line ping-pong", lambda r: r <= 1.1),
+                         ("machine_pingpong", "flag_per_side", "pinned", 64, lat, 2),
+                         "within 1.1x of the cache-line ping-pong (a flag per side)",
+                         lambda r: r <= 1.1),
         c.versus_peer("barrier, 2 PEs", ("collectives", "barrier", "", 8, lat, 2), 0.5,
                       "at least 2x faster than the peer (ratio <= 0.5)"),
         c.versus_peer("reduce 1 long, 2 PEs", ("collectives", "reduce", "", 8, lat, 2), 0.5,

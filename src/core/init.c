@@ -20,6 +20,8 @@ static bool globals_shared;
 struct pe_card {
     struct shoal_segment_id seg[SHOAL_NSEGS];
     char host[96];   /* hostname + network namespace: namespaces on one machine are separate hosts */
+    char machine[40];   /* the kernel's boot id: PEs of every "host" on this machine share its cores */
+    cpu_set_t cpus;     /* where this PE may run */
 };
 
 static void host_key(char *out, size_t len)
@@ -35,12 +37,41 @@ static void host_key(char *out, size_t len)
         snprintf(out, len, "%s:%lu", name, (unsigned long)st.st_ino);
 }
 
-static int online_cores(void)
+static void machine_key(char *out, size_t len)
 {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        return CPU_COUNT(&set);
-    return (int)sysconf(_SC_NPROCESSORS_ONLN);
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    out[0] = 0;
+    if (f) {
+        if (!fgets(out, (int)len, f))
+            out[0] = 0;
+        fclose(f);
+    }
+}
+
+static void my_cpus(cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    if (sched_getaffinity(0, sizeof *set, set) != 0)
+        for (long c = 0, n = sysconf(_SC_NPROCESSORS_ONLN); c < n && c < CPU_SETSIZE; c++)
+            CPU_SET(c, set);
+}
+
+/* Oversubscribed: the PEs on this machine outnumber the CPUs they may run
+ * on together.  The union matters: a launcher that binds each PE to its
+ * own core leaves every PE one CPU, which is not oversubscription, while
+ * PEs all bound to one core are. */
+static bool machine_oversubscribed(const struct pe_card *cards)
+{
+    const struct pe_card *me = &cards[shoal.my_pe];
+    cpu_set_t all;
+    int pes = 0;
+    CPU_ZERO(&all);
+    for (int pe = 0; pe < shoal.n_pes; pe++)
+        if (!strcmp(cards[pe].machine, me->machine)) {
+            CPU_OR(&all, &all, &cards[pe].cpus);
+            pes++;
+        }
+    return pes > CPU_COUNT(&all);
 }
 
 static void create_segments(void)
@@ -112,8 +143,11 @@ static void exchange_and_map(void)
     for (int s = 0; s < SHOAL_NSEGS; s++)
         mine.seg[s] = (struct shoal_segment_id){getpid(), segs[s].fd, segs[s].size};
     host_key(mine.host, sizeof mine.host);
+    machine_key(mine.machine, sizeof mine.machine);
+    my_cpus(&mine.cpus);
     shoal_boot_allgather(&mine, all, sizeof mine);
     attach_peers(all);
+    shoal.oversubscribed = machine_oversubscribed(all);
     free(all);
     /* Everyone has mapped everyone: the descriptors may go.  The heap fd
      * closes; the globals fd stays for a later re-init. */
@@ -161,7 +195,6 @@ int shoal_init(int requested, int *provided)
     if (shoal.n_hosts > 1)
         shoal_ofi_init();   /* PEs on other hosts: network transport (transport/ofi), AMOs through it */
     setup_control_blocks();
-    shoal.oversubscribed = shoal.n_local_pes > online_cores();
     shoal_teams_init();
     shoal_coll_init();   /* validates SHMEM_*_ALGORITHM now, not at the first collective */
     static bool at_exit_registered;

@@ -136,7 +136,8 @@ enum { SHOAL_SIG_SET = 0, SHOAL_SIG_ADD = 1 };   /* equal to SHMEM_SIGNAL_SET/AD
  * a short timeout; every wait also drives progress (network, split barriers). */
 struct shoal_waiter {
     unsigned n;
-    bool armed;
+    bool armed;         /* counted in sleepers */
+    bool rearm;         /* must look at the doorbell again before sleeping */
     uint8_t grace;      /* re-checks after announcing the sleep, before the first futex wait */
     uint32_t seq;
 };

@@ -69,8 +69,12 @@ void shoal_waiter_pause(struct shoal_waiter *w)
         /* Announce the sleep, then let the caller re-check its condition: a
          * writer either sees sleepers > 0 or wrote before that re-check. */
         __atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
-        look_at_doorbell(w, c);
         w->armed = true;
+        w->rearm = true;
+    }
+    if (w->rearm) {
+        look_at_doorbell(w, c);
+        w->rearm = false;
         w->grace = 4;
         return;
     }
@@ -81,7 +85,15 @@ void shoal_waiter_pause(struct shoal_waiter *w)
     }
     struct timespec t = {0, shoal_cfg.wait_sleep_us * 1000L};
     futex(&c->doorbell, FUTEX_WAIT, w->seq, &t);
-    look_at_doorbell(w, c);
+    if (__atomic_load_n(&c->doorbell, __ATOMIC_SEQ_CST) != w->seq) {
+        /* Rung, maybe by traffic that is not what we wait for (a put stream
+         * aimed at this PE).  Leave `rung` set, so writers keep skipping the
+         * syscall, and go back to yielding for a while before re-arming:
+         * a stream of puts then costs the writers one wake per yield
+         * period, not one per sleep. */
+        w->n = spins;
+        w->rearm = true;
+    }
 }
 
 void shoal_waiter_done(struct shoal_waiter *w)
