@@ -60,7 +60,7 @@ static void my_cpus(cpu_set_t *set)
  * on together.  The union matters: a launcher that binds each PE to its
  * own core leaves every PE one CPU, which is not oversubscription, while
  * PEs all bound to one core are. */
-static bool machine_oversubscribed(const struct pe_card *cards)
+static void count_machine(const struct pe_card *cards)
 {
     const struct pe_card *me = &cards[shoal.my_pe];
     cpu_set_t all;
@@ -71,7 +71,9 @@ static bool machine_oversubscribed(const struct pe_card *cards)
             CPU_OR(&all, &all, &cards[pe].cpus);
             pes++;
         }
-    return pes > CPU_COUNT(&all);
+    shoal.machine_pes = pes;
+    shoal.machine_cpus = CPU_COUNT(&all) > 0 ? CPU_COUNT(&all) : 1;
+    shoal.oversubscribed = shoal.machine_pes > shoal.machine_cpus;
 }
 
 static void create_segments(void)
@@ -147,7 +149,7 @@ static void exchange_and_map(void)
     my_cpus(&mine.cpus);
     shoal_boot_allgather(&mine, all, sizeof mine);
     attach_peers(all);
-    shoal.oversubscribed = machine_oversubscribed(all);
+    count_machine(all);
     free(all);
     /* Everyone has mapped everyone: the descriptors may go.  The heap fd
      * closes; the globals fd stays for a later re-init. */

@@ -55,7 +55,9 @@ struct shoal_state {
     int thread_level;
     int my_host, n_hosts;
     int n_local_pes;            /* PEs on my host */
-    bool oversubscribed;        /* more PEs on this host than cores: wait by sleeping early */
+    bool oversubscribed;        /* machine_pes > machine_cpus: wait by sleeping early */
+    int machine_pes;            /* PEs on this machine (all its network-namespace "hosts") */
+    int machine_cpus;           /* CPUs those PEs may run on, together */
     char *seg_base[SHOAL_NSEGS];
     size_t seg_size[SHOAL_NSEGS];
     size_t heap_internal;       /* bytes at the start of the heap reserved for the library */
