@@ -138,13 +138,17 @@ def parse_algo_env(specs: List[str]) -> List[Tuple[str, str]]:
 
 
 def algorithm_cases(prog: Program, pes: int, variant: Variant, algos) -> List[Case]:
-    """One case per algorithm whose variable this program responds to."""
+    """One case per algorithm whose variable this program responds to, and
+    per algorithm variant of the program (load/store, put/get...)."""
     cases = []
     for var, value in algos:
         extra = prog.args_for_algorithm(var)
-        if extra is not None:
-            cases.append(Case(prog, pes, variant, "%s=%s" % (var, value), ((var, value),),
-                              tuple(extra)))
+        if extra is None:
+            continue
+        for how in prog.algorithm_variants or (Variant(),):
+            label = ",".join(x for x in ("%s=%s" % (var, value), how.label) if x)
+            cases.append(Case(prog, pes, variant, label, ((var, value),) + how.env,
+                              tuple(extra) + how.args))
     return cases
 
 

@@ -37,6 +37,10 @@ class Program:
     # --algorithms), each with the arguments that narrow the run to the
     # collective the variable selects.
     algorithm_args: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    # Settings every algorithm run is repeated under, for Shoal only (each
+    # algorithm x each of these becomes its own labelled run), e.g. with
+    # and without load/store through shmem_ptr.
+    algorithm_variants: Tuple[Variant, ...] = ()
     ci_pes: Tuple[int, ...] = (1, 2, 3)       # PE counts for --verify-only
     timeout_s: int = 0                        # 0: the runner's --timeout
     source: str = ""          # path under bench/ when not <programs|machine>/<name>.c
@@ -65,6 +69,12 @@ def _heap(size: str) -> Variant:
     return Variant(label="heap=" + size, env=(("SHMEM_SYMMETRIC_SIZE", size),))
 
 
+# Shoal's collectives move data by load/store through shmem_ptr where they
+# can, unless SHOAL_COLL_NO_LOADSTORE makes them use put/get (004 s5.2).
+LOAD_STORE = Variant(label="loadstore", env=(("SHOAL_COLL_NO_LOADSTORE", "0"),))
+PUT_GET = Variant(label="putget", env=(("SHOAL_COLL_NO_LOADSTORE", "1"),))
+
+
 PROGRAMS: List[Program] = [
     Program("cacheline_pingpong", "machine limit: one-way latency of a cache line between two processes",
             kind="machine", pes="two"),
@@ -87,6 +97,11 @@ PROGRAMS: List[Program] = [
             ci_pes=(1, 2, 3, 8)),
     Program("stream", "STREAM copy/scale/add/triad with a reduction per block, local/putget/shmem_ptr (004 s4.2)"),
     Program("team_create", "team creation latency, duplicate and halving splits (000 Fig. 3); needs teams"),
+    Program("reduce_algorithms", "int sum all-reduce 4 B - 4 MiB, back to back; per algorithm "
+            "(FT/RD/BR/RSAG, ring) with load/store vs put/get (004 s5, Fig. 7-10)",
+            algorithm_args=(("SHMEM_REDUCE_ALGORITHM", ()),),
+            algorithm_variants=(LOAD_STORE, PUT_GET),
+            ci_pes=(1, 2, 3, 4)),
     Program("osu_reduce_teams", "OSU sum reduce: Algorithm 1 (active set) vs 2 (shared+leaders teams) (000 s V-B)",
             algorithm_args=(("SHMEM_REDUCE_ALGORITHM", ()),)),
     Program("heat2d", "2D heat conduction, row distribution, puts + barriers (003)"),
@@ -111,7 +126,7 @@ PROGRAMS: List[Program] = [
 SHOAL_ALGORITHMS = (
     "SHMEM_BARRIER_ALGORITHM=shm,dissem,tree",
     "SHMEM_BCAST_ALGORITHM=linear,binomial,scatter_allgather",
-    "SHMEM_REDUCE_ALGORITHM=flat,recdbl,ring,bruck,rsag",
+    "SHMEM_REDUCE_ALGORITHM=flat,recdbl,bruck,rsag,ring",   # 004 s5 order: FT, RD, BR, RSAG
     "SHMEM_COLLECT_ALGORITHM=linear,ring,recdbl,bruck",
     "SHMEM_FCOLLECT_ALGORITHM=linear,ring,recdbl,bruck",
     "SHMEM_ALLTOALL_ALGORITHM=pairwise",

@@ -5,8 +5,8 @@ median, min-max and the ratio of the first library to each other one."""
 from collections import defaultdict
 from typing import Dict, List
 
-from .programs import PROGRAMS
-from .results import Collection, Figure
+from .programs import PROGRAMS, higher_is_better
+from .results import Collection, Figure, label_families, short_label
 
 
 def num(v) -> str:
@@ -119,6 +119,32 @@ def skips_section(coll: Collection) -> List[str]:
     return (["## Skipped figures", ""] + lines + [""]) if lines else []
 
 
+def label_comparison(coll: Collection, libs: List[str]) -> List[str]:
+    """One table per operation measured under several labels (algorithms):
+    the median of every label side by side, the best of each size in bold."""
+    lines = []
+    for (bench, op, metric, variant, pes), series in sorted(label_families(coll).items()):
+        columns = sorted(series, key=lambda k: k[1] != "")  # own choices first, then run order
+        values = {col: dict(series[col]) for col in columns}
+        sizes = sorted({s for col in columns for s in values[col]})
+        best = min if not higher_is_better(metric) else max
+        names = ["%s, own choice" % lib if not label else
+                 short_label(label) + ("" if lib == libs[0] else " (%s)" % lib)
+                 for lib, label in columns]
+        lines += ["### %s %s%s, %d PEs, %s" % (bench, op, " " + variant if variant else "", pes,
+                                               metric), "",
+                  "| size | %s |" % " | ".join(names), "|---|%s" % ("---|" * len(columns))]
+        for size in sizes:
+            row = [values[col].get(size) for col in columns]
+            top = best(v for v in row if v is not None)
+            lines.append("| %s | %s |" % (size_text(size), " | ".join(
+                "-" if v is None else ("**%s**" % num(v) if v == top else num(v)) for v in row)))
+        lines.append("")
+    return (["## Algorithm comparison", "",
+             "Medians of every run label (algorithm, transfer mode, heap size...) next to each "
+             "library's own choice; bold: the best of the row.", ""] + lines) if lines else []
+
+
 def figure_tables(coll: Collection, libs: List[str]) -> List[str]:
     summaries = {p.name: p.summary for p in PROGRAMS}
     groups: Dict[tuple, List[Figure]] = defaultdict(list)
@@ -153,7 +179,7 @@ def write(path: str, meta: dict, coll: Collection, libs: List[str], targets: Lis
     lines = header(meta) + target_lines + runs_section(coll) + skips_section(coll)
     if plots:
         lines += ["## Plots", ""] + ["![%s](plots/%s)" % (p, p) for p in plots] + [""]
-    lines += figure_tables(coll, libs)
+    lines += label_comparison(coll, libs) + figure_tables(coll, libs)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     return "\n".join(target_lines) + "\n"

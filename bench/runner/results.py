@@ -10,6 +10,7 @@ active-set ones are compared as the same figure."""
 import csv
 import json
 import statistics
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -88,6 +89,25 @@ class Collection:
 def figure_order(key: FigureKey):
     bench, op, variant, size, metric, pes, label = key
     return (bench, label, metric, variant, op, pes, size)
+
+
+def short_label(label: str) -> str:
+    """SHMEM_REDUCE_ALGORITHM=rsag,putget -> rsag putget."""
+    return " ".join(part.split("=", 1)[-1] for part in label.split(",") if part)
+
+
+def label_families(coll: Collection) -> Dict[Tuple, Dict[Tuple[str, str], List[Tuple[int, float]]]]:
+    """(bench, op, metric, variant, pes) -> (library, label) -> [(size, median)],
+    for the operations measured under more than one runner label (the
+    per-algorithm runs next to each library's own choice)."""
+    families: Dict[Tuple, Dict[Tuple[str, str], List[Tuple[int, float]]]] = defaultdict(
+        lambda: defaultdict(list))
+    for fig in coll.figures.values():
+        bench, op, variant, size, metric, pes, label = fig.key
+        for lib in fig.values:
+            families[(bench, op, metric, variant, pes)][(lib, label)].append(
+                (size, fig.stats(lib)["median"]))
+    return {k: v for k, v in families.items() if len({label for _, label in v}) > 1}
 
 
 # ---- files ------------------------------------------------------------------

@@ -1,6 +1,8 @@
-/* Picks the bootstrap from the environment, in order of specificity. */
+/* Picks the bootstrap from the environment, in order of specificity, or
+ * the one SHOAL_BOOTSTRAP names. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "boot.h"
@@ -12,18 +14,45 @@ static const struct shoal_boot *const candidates[] = {
     &shoal_boot_pmix,
 #endif
 #ifdef SHOAL_HAVE_PMI
+    &shoal_boot_pmi2,   /* before PMI-1: it only claims environments that ask for PMI-2 */
     &shoal_boot_pmi,
 #endif
     &shoal_boot_single,
 };
+enum { N_CANDIDATES = sizeof candidates / sizeof candidates[0] };
 static const struct shoal_boot *boot;
+
+/* SHOAL_BOOTSTRAP (core/env.def) is read here, before the configuration,
+ * which needs the bootstrap first to name the PE in its errors. */
+static const struct shoal_boot *forced(const char *name)
+{
+    for (int i = 0; i < N_CANDIDATES; i++)
+        if (strcmp(candidates[i]->name, name) == 0)
+            return candidates[i];
+    fprintf(stderr, "Shoal error: shmem_init: SHOAL_BOOTSTRAP=%s is not a bootstrap of this build; use auto",
+            name);
+    for (int i = 0; i < N_CANDIDATES; i++)
+        fprintf(stderr, ", %s", candidates[i]->name);
+    fprintf(stderr, "\n");
+    return NULL;
+}
+
+static const struct shoal_boot *detected(void)
+{
+    for (int i = 0; i < N_CANDIDATES; i++)
+        if (candidates[i]->detect())
+            return candidates[i];
+    return &shoal_boot_single;
+}
 
 int shoal_boot_init(int *rank, int *size)
 {
-    if (!boot)
-        for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && !boot; i++)
-            if (candidates[i]->detect())
-                boot = candidates[i];
+    if (!boot) {
+        const char *name = getenv("SHOAL_BOOTSTRAP");
+        boot = name && *name && strcmp(name, "auto") != 0 ? forced(name) : detected();
+        if (!boot)
+            return -1;
+    }
     return boot->init(rank, size);
 }
 

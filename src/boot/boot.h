@@ -1,6 +1,7 @@
 /* Bootstrap: how PEs learn their rank and exchange a few bytes at init.
  * One implementation per launcher, picked at run time from the environment:
- * local (our oshrun), pmix, pmi (PMI-1/2), single (no launcher: one PE). */
+ * local (our oshrun), pmix, pmi2, pmi1, single (no launcher: one PE);
+ * SHOAL_BOOTSTRAP names one instead. */
 #ifndef SHOAL_BOOT_H
 #define SHOAL_BOOT_H
 
@@ -22,6 +23,7 @@ extern const struct shoal_boot shoal_boot_pmix;   /* boot/pmix.c: Slurm --mpi=pm
 #endif
 #ifdef SHOAL_HAVE_PMI
 extern const struct shoal_boot shoal_boot_pmi;    /* boot/pmi.c: PMI-1 wire protocol (hydra, Slurm pmi2) */
+extern const struct shoal_boot shoal_boot_pmi2;   /* boot/pmi2.c: PMI-2 wire protocol (Slurm pmi2, hydra) */
 #endif
 
 int shoal_boot_init(int *rank, int *size);

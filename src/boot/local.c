@@ -22,6 +22,8 @@ static int local_detect(void)
 static int local_init(int *rank, int *size)
 {
     if (!ctl) {
+        if (!getenv("SHOAL_LOCAL_FD") || !getenv("SHOAL_PE"))   /* SHOAL_BOOTSTRAP=local outside oshrun */
+            return -1;
         int fd = atoi(getenv("SHOAL_LOCAL_FD"));
         int n = atoi(getenv("SHOAL_NPES") ? getenv("SHOAL_NPES") : "0");
         if (n <= 0)

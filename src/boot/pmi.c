@@ -6,136 +6,41 @@
  * it is a dozen newline-terminated "cmd=... key=value" lines, the library
  * then needs no package at build or run time, and there is no risk of
  * binding to the wrong process manager's libpmi (a libpmi from Slurm, MPICH
- * and PMIx's compatibility layer all exist under that one name).
- *
- * Binary values are hex-encoded (PMI values are printable words) and split
- * over several keys when longer than the server's vallen_max. */
-#include <errno.h>
-#include <netdb.h>
-#include <poll.h>
+ * and PMIx's compatibility layer all exist under that one name).  What
+ * PMI-2 (boot/pmi2.c) shares with it lives in pmi_wire.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "boot.h"
-#include "../core/shoal.h"
+#include "pmi_wire.h"
 
-static int pmi_fd = -1;
-static int my_rank, n_ranks;
+static struct pmi_wire wire = {"PMI-1", -1, -1, "", 0};
+static int n_ranks;
 static char kvsname[256];
 static size_t keylen_max = 32, vallen_max = 64;
-static unsigned gather_seq;
-static char inbuf[4096];
-static size_t inlen;
 
 static int pmi_detect(void)
 {
     return (getenv("PMI_FD") || getenv("PMI_PORT")) && getenv("PMI_RANK");
 }
 
-static _Noreturn void lost(const char *what)
-{
-    fprintf(stderr, "Shoal error: PE %d: PMI: %s: the process manager (hydra/Slurm) went away or "
-                    "answered something unexpected; ending this PE\n", my_rank, what);
-    _exit(1);
-}
-
-static void send_line(const char *line)
-{
-    size_t len = strlen(line), done = 0;
-    while (done < len) {
-        ssize_t n = write(pmi_fd, line + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            lost("write");
-        done += (size_t)n;
-    }
-}
-
-/* Read one reply line into out (without the newline).  Waiting drives
- * Shoal's progress hooks, so a PE in a boot barrier still serves the
- * network requests of the others. */
-static void recv_line(char *out, size_t cap)
-{
-    for (;;) {
-        char *nl = memchr(inbuf, '\n', inlen);
-        if (nl) {
-            size_t n = (size_t)(nl - inbuf);
-            if (n >= cap)
-                lost("reply too long");
-            memcpy(out, inbuf, n);
-            out[n] = '\0';
-            inlen -= n + 1;
-            memmove(inbuf, nl + 1, inlen);
-            return;
-        }
-        struct pollfd p = {pmi_fd, POLLIN, 0};
-        shoal_poll();
-        if (poll(&p, 1, shoal_progress_n ? 1 : -1) == 0)
-            continue;
-        if (inlen == sizeof inbuf)
-            lost("reply too long");
-        ssize_t n = read(pmi_fd, inbuf + inlen, sizeof inbuf - inlen);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        if (n <= 0)
-            lost("read");
-        inlen += (size_t)n;
-    }
-}
-
-/* Value of key in a reply line ("cmd=x key=value ..."), or NULL. */
 static const char *field(const char *line, const char *key, char *out, size_t cap)
 {
-    size_t klen = strlen(key);
-    for (const char *p = line; (p = strstr(p, key)) != NULL; p += klen) {
-        if ((p != line && p[-1] != ' ') || p[klen] != '=')
-            continue;
-        const char *v = p + klen + 1;
-        size_t n = strcspn(v, " ");
-        if (n >= cap)
-            n = cap - 1;
-        memcpy(out, v, n);
-        out[n] = '\0';
-        return out;
-    }
-    return NULL;
+    return pmi_wire_field(line, ' ', key, out, cap);
 }
 
 /* Send a request, read the reply, check its cmd and rc. */
 static void request(const char *line, const char *want_cmd, char *reply, size_t cap)
 {
     char v[64];
-    send_line(line);
-    recv_line(reply, cap);
+    pmi_wire_send(&wire, line, strlen(line));
+    pmi_wire_recv_line(&wire, reply, cap);
     if (!field(reply, "cmd", v, sizeof v) || strcmp(v, want_cmd) != 0)
-        lost(reply);
+        pmi_wire_lost(&wire, reply);
     if (field(reply, "rc", v, sizeof v) && atoi(v) != 0)
-        lost(reply);
-}
-
-static int connect_port(const char *hostport)
-{
-    char host[256];
-    snprintf(host, sizeof host, "%s", hostport);
-    char *colon = strrchr(host, ':');
-    if (!colon)
-        return -1;
-    *colon = '\0';
-    struct addrinfo hints = {0}, *ai;
-    hints.ai_socktype = SOCK_STREAM;
-    if (getaddrinfo(host, colon + 1, &hints, &ai) != 0)
-        return -1;
-    int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-        close(fd);
-        fd = -1;
-    }
-    freeaddrinfo(ai);
-    return fd;
+        pmi_wire_lost(&wire, reply);
 }
 
 /* hydra's port mode: introduce ourselves, then it tells size and rank. */
@@ -146,34 +51,34 @@ static void port_handshake(void)
     snprintf(line, sizeof line, "cmd=initack pmiid=%s\n", id);
     request(line, "initack", line, sizeof line);
     for (int i = 0; i < 3; i++) {   /* cmd=set size= / rank= / debug= */
-        recv_line(line, sizeof line);
+        pmi_wire_recv_line(&wire, line, sizeof line);
         if (field(line, "size", v, sizeof v))
             n_ranks = atoi(v);
         if (field(line, "rank", v, sizeof v))
-            my_rank = atoi(v);
+            wire.rank = atoi(v);
     }
 }
 
 static void finalize_at_exit(void)
 {
     char reply[256];
-    if (pmi_fd >= 0)
+    if (wire.fd >= 0)
         request("cmd=finalize\n", "finalize_ack", reply, sizeof reply);
-    pmi_fd = -1;
+    wire.fd = -1;
 }
 
 static int pmi_init(int *rank, int *size)
 {
-    if (pmi_fd < 0) {
+    if (wire.fd < 0) {
         char reply[1024], v[64];
-        my_rank = atoi(getenv("PMI_RANK"));
-        n_ranks = getenv("PMI_SIZE") ? atoi(getenv("PMI_SIZE")) : 0;
-        pmi_fd = getenv("PMI_FD") ? atoi(getenv("PMI_FD")) : connect_port(getenv("PMI_PORT"));
-        if (pmi_fd < 0) {
-            fprintf(stderr, "Shoal error: shmem_init: cannot reach the PMI server at PMI_PORT=%s\n",
-                    getenv("PMI_PORT"));
+        if (!getenv("PMI_RANK") || (wire.fd = pmi_wire_open()) < 0) {
+            fprintf(stderr, "Shoal error: shmem_init: PMI-1: no process manager to talk to (PMI_RANK=%s, "
+                            "PMI_FD=%s, PMI_PORT=%s); start the program with mpiexec.hydra or srun --mpi=pmi2\n",
+                    getenv("PMI_RANK"), getenv("PMI_FD"), getenv("PMI_PORT"));
             return -1;
         }
+        wire.rank = atoi(getenv("PMI_RANK"));
+        n_ranks = getenv("PMI_SIZE") ? atoi(getenv("PMI_SIZE")) : 0;
         if (!getenv("PMI_FD"))
             port_handshake();
         request("cmd=init pmi_version=1 pmi_subversion=1\n", "response_to_init", reply, sizeof reply);
@@ -184,12 +89,12 @@ static int pmi_init(int *rank, int *size)
             vallen_max = (size_t)atol(v);
         request("cmd=get_my_kvsname\n", "my_kvsname", reply, sizeof reply);
         if (!field(reply, "kvsname", kvsname, sizeof kvsname))
-            lost(reply);
+            pmi_wire_lost(&wire, reply);
         if (n_ranks <= 0 || keylen_max < 16 || vallen_max < 16)
-            lost("PMI_SIZE or the server's limits");
+            pmi_wire_lost(&wire, "PMI_SIZE or the server's limits");
         atexit(finalize_at_exit);
     }
-    *rank = my_rank;
+    *rank = wire.rank;
     *size = n_ranks;
     return 0;
 }
@@ -200,67 +105,42 @@ static void pmi_barrier(void)
     request("cmd=barrier_in\n", "barrier_out", reply, sizeof reply);
 }
 
-static size_t chunk_bytes(void)
+static void kvs_put(const char *key, const char *value)
 {
-    return (vallen_max - 1) / 2;   /* two hex digits per byte, and the terminating NUL */
-}
-
-static void put_chunk(unsigned seq, int chunk, const unsigned char *data, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t cap = 128 + strlen(kvsname) + 2 * n;
+    size_t cap = 64 + strlen(kvsname) + strlen(key) + strlen(value);
     char *line = malloc(cap), reply[256];
-    int pos = snprintf(line, cap, "cmd=put kvsname=%s key=sh%ur%dc%d value=", kvsname, seq, my_rank, chunk);
-    for (size_t i = 0; i < n; i++) {
-        line[pos++] = hex[data[i] >> 4];
-        line[pos++] = hex[data[i] & 15];
-    }
-    line[pos++] = '\n';
-    line[pos] = '\0';
+    snprintf(line, cap, "cmd=put kvsname=%s key=%s value=%s\n", kvsname, key, value);
     request(line, "put_result", reply, sizeof reply);
     free(line);
 }
 
-static void get_chunk(unsigned seq, int rank, int chunk, unsigned char *out, size_t n)
+static void kvs_get(int rank, const char *key, char *value, size_t cap)
 {
     char line[400];
-    size_t cap = 64 + vallen_max;
-    char *reply = malloc(cap), *val = malloc(vallen_max + 1);
-    snprintf(line, sizeof line, "cmd=get kvsname=%s key=sh%ur%dc%d\n", kvsname, seq, rank, chunk);
-    request(line, "get_result", reply, cap);
-    if (!field(reply, "value", val, vallen_max + 1) || strlen(val) != 2 * n)
-        lost(reply);
-    for (size_t i = 0; i < n; i++) {
-        unsigned b;
-        sscanf(val + 2 * i, "%2x", &b);
-        out[i] = (unsigned char)b;
-    }
+    size_t reply_cap = 128 + vallen_max;
+    char *reply = malloc(reply_cap);
+    (void)rank;
+    snprintf(line, sizeof line, "cmd=get kvsname=%s key=%s\n", kvsname, key);
+    request(line, "get_result", reply, reply_cap);
+    if (!field(reply, "value", value, cap))
+        pmi_wire_lost(&wire, reply);
     free(reply);
-    free(val);
 }
 
 static void pmi_allgather(const void *in, void *out, size_t len)
 {
-    unsigned seq = gather_seq++;
-    size_t step = chunk_bytes();
-    int chunk = 0;
-    for (size_t done = 0; done < len; done += step, chunk++)
-        put_chunk(seq, chunk, (const unsigned char *)in + done, len - done < step ? len - done : step);
-    pmi_barrier();   /* PMI-1: puts are visible to all after the barrier (put implies commit here) */
-    for (int r = 0; r < n_ranks; r++) {
-        chunk = 0;
-        for (size_t done = 0; done < len; done += step, chunk++)
-            get_chunk(seq, r, chunk, (unsigned char *)out + (size_t)r * len + done,
-                      len - done < step ? len - done : step);
-    }
+    /* PMI-1: a put is visible to all after the next barrier (put implies commit here). */
+    const struct pmi_kvs kvs = {&wire, vallen_max, kvs_put, pmi_barrier, kvs_get};
+    pmi_kvs_allgather(&kvs, n_ranks, in, out, len);
 }
 
 static _Noreturn void pmi_abort(int status)
 {
-    if (pmi_fd >= 0) {
+    if (wire.fd >= 0) {
+        pmi_wire_drain_stderr();
         char line[64];
         snprintf(line, sizeof line, "cmd=abort exitcode=%d\n", status);
-        send_line(line);   /* the process manager kills the job; no reply comes */
+        pmi_wire_send(&wire, line, strlen(line));   /* the process manager kills the job; no reply comes */
     }
     _exit(status);
 }
@@ -271,5 +151,5 @@ static void pmi_fini(void)
 }
 
 const struct shoal_boot shoal_boot_pmi = {
-    "pmi", pmi_detect, pmi_init, pmi_allgather, pmi_barrier, pmi_abort, pmi_fini,
+    "pmi1", pmi_detect, pmi_init, pmi_allgather, pmi_barrier, pmi_abort, pmi_fini,
 };

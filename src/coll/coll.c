@@ -12,7 +12,7 @@ enum { ACTIVE_MIN_WRK = 16 };   /* SHMEM_REDUCE_MIN_WRKDATA_SIZE */
  * memory, partners reduce in each other's dest ("left computes"). */
 static const size_t RECDBL_LS_BYTES = 16384;
 
-static bool spans_hosts(struct shoal_team *t)
+bool coll_spans_hosts(struct shoal_team *t)
 {
     if (t->n_pes < 3 || (t->all_local && coll_fake_hosts == 0))
         return false;
@@ -72,7 +72,7 @@ int shoal_coll_reduce(struct shoal_team *t, enum shoal_op op, enum shoal_dtype d
     }
     struct coll_call c = coll_team_call(t, BANK_CALL);
     struct coll_shape s = shape_of(&c, nreduce * r.elem);
-    s.multi_host = spans_hosts(t);
+    s.multi_host = coll_spans_hosts(t);
     if (coll_choose(K_REDUCE, &s) == A_HIER)
         reduce_hier(t, &r);
     else
@@ -92,10 +92,16 @@ int shoal_coll_scan(struct shoal_team *t, enum shoal_dtype dt, void *dest, const
 
 /* ---- broadcast ---- */
 
-static void bcast_run(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest)
+void coll_bcast_run(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest)
 {
     struct coll_shape s = shape_of(c, n);
     switch (coll_choose(K_BCAST, &s)) {
+    case A_SHM:
+        if (c->bcast_ring && c->shm && root_dest && n <= COLL_BCAST_SHM_BYTES) {
+            bcast_shm(c, dest, src, n, root);
+            break;
+        }
+        __attribute__((fallthrough));   /* not applicable here: the small-message form that is */
     case A_LINEAR: bcast_linear(c, dest, src, n, root, root_dest); break;
     case A_SCATTER_ALLGATHER:
         if (root_dest) {
@@ -117,13 +123,18 @@ int shoal_coll_broadcast(struct shoal_team *t, void *dest, const void *src, size
         return 0;
     }
     struct coll_call c = coll_team_call(t, BANK_CALL);
-    bcast_run(&c, dest, src, nbytes, root, true);
+    struct coll_shape s = shape_of(&c, nbytes);
+    s.multi_host = coll_spans_hosts(t);
+    if (coll_choose(K_BCAST, &s) == A_HIER)
+        bcast_hier(t, dest, src, nbytes, root);
+    else
+        coll_bcast_run(&c, dest, src, nbytes, root, true);
     return 0;
 }
 
 /* ---- collect / fcollect ---- */
 
-static void collect_run(const struct coll_call *c, enum coll_kind k, const struct coll_blocks *b, size_t avg)
+void coll_collect_run(const struct coll_call *c, enum coll_kind k, const struct coll_blocks *b, size_t avg)
 {
     struct coll_shape s = shape_of(c, avg);
     switch (coll_choose(k, &s)) {
@@ -139,8 +150,12 @@ int shoal_coll_fcollect(struct shoal_team *t, void *dest, const void *src, size_
     if (!nbytes)
         return 0;
     struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_shape s = shape_of(&c, nbytes);
+    s.multi_host = coll_spans_hosts(t);
+    if (coll_choose(K_FCOLLECT, &s) == A_HIER && collect_hier(t, dest, src, nbytes, true))
+        return 0;
     struct coll_blocks b = {.dest = dest, .mine = src, .len0 = nbytes};
-    collect_run(&c, K_FCOLLECT, &b, nbytes);
+    coll_collect_run(&c, K_FCOLLECT, &b, nbytes);
     return 0;
 }
 
@@ -185,6 +200,10 @@ int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t
         return 0;
     }
     struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_shape s = shape_of(&c, 0);   /* sizes differ per member: not a shared fact */
+    s.multi_host = coll_spans_hosts(t);
+    if (coll_choose(K_COLLECT, &s) == A_HIER && collect_hier(t, dest, src, nbytes, false))
+        return 0;
     struct coll_call sizes = with_flags(&c, (BANK_SIZES - BANK_CALL) * COLL_NFLAGS);
     size_t *off = cc_tmp(2 * P * sizeof(size_t), 3), *len = off + P;
     struct coll_blocks b = {.dest = dest, .mine = src, .off = off, .len = len};
@@ -196,7 +215,7 @@ int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t
         c.dest_ready = true;
         size_t total = off[P - 1] + len[P - 1];
         if (total)
-            collect_run(&c, K_COLLECT, &b, total / P);
+            coll_collect_run(&c, K_COLLECT, &b, total / P);
         return 0;
     }
     off[t->my_pe] = my_offset(&sizes, nbytes);
@@ -212,7 +231,11 @@ int shoal_coll_alltoall(struct shoal_team *t, void *dest, const void *src, size_
     if (!nbytes)
         return 0;
     struct coll_call c = coll_team_call(t, BANK_CALL);
-    alltoall_pairwise(&c, dest, src, 1, 1, nbytes, 1);
+    struct coll_shape s = shape_of(&c, nbytes);
+    if (coll_choose(K_ALLTOALL, &s) == A_SHM && c.shm && (size_t)c.n * nbytes <= COLL_BCAST_SHM_BYTES)
+        alltoall_shm(&c, dest, src, nbytes);
+    else
+        alltoall_pairwise(&c, dest, src, 1, 1, nbytes, 1);
     return 0;
 }
 
@@ -249,7 +272,7 @@ void shoal_coll_broadcast_as(const struct shoal_active_set *as, void *dest, cons
 {
     struct coll_call c = coll_active_call(as, NULL, 0);
     if (nbytes && c.n > 1)
-        bcast_run(&c, dest, src, nbytes, root, false);
+        coll_bcast_run(&c, dest, src, nbytes, root, false);
     coll_active_done(&c, as);
 }
 
@@ -258,7 +281,7 @@ void shoal_coll_fcollect_as(const struct shoal_active_set *as, void *dest, const
     struct coll_call c = coll_active_call(as, NULL, 0);
     struct coll_blocks b = {.dest = dest, .mine = src, .len0 = nbytes};
     if (nbytes)
-        collect_run(&c, K_FCOLLECT, &b, nbytes);
+        coll_collect_run(&c, K_FCOLLECT, &b, nbytes);
     coll_active_done(&c, as);
 }
 

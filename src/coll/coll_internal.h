@@ -38,12 +38,25 @@ struct coll_line {
 };
 enum { COLL_LINES = 2 * 34, COLL_LINE_BYTES = 56 };
 
+/* Small broadcasts and alltoalls on shared memory (ring.c): the owner
+ * publishes data in an entry of its own ring and members copy it out, so
+ * no member's dest is written by another PE and nobody waits for anyone to
+ * arrive.  The ring lives in slot 0 of the team; no other algorithm touches it. */
+enum { COLL_BCAST_RING = 4, COLL_BCAST_SHM_BYTES = 504 };
+struct coll_bcast_entry {
+    uint64_t ready;                                /* epoch of the call published here */
+    unsigned char data[COLL_BCAST_SHM_BYTES];      /* the first 56 bytes share ready's line */
+    _Alignas(64) uint64_t done;                    /* copies taken out, ever */
+    _Alignas(64) uint64_t arrived;                 /* members that entered, when the root must know */
+};
+
 struct coll_area {
     uint64_t flag[COLL_BANKS][COLL_NFLAGS];   /* written by peers */
     uint64_t seen[COLL_BANKS][COLL_NFLAGS];   /* consumed so far; touched only by the owner */
     uint64_t barrier_seen[SHOAL_PSYNC_ROUNDS];
     uint64_t line_seen[COLL_BANKS][COLL_LINES];
     struct coll_line line[COLL_BANKS][COLL_LINES] __attribute__((aligned(64)));
+    struct coll_bcast_entry bcast_ring[COLL_BCAST_RING];
     _Alignas(64) char buf[];                  /* receive scratch of the scratch-based algorithms */
 };
 #define COLL_AREA_BUF_BYTES (SHOAL_COLL_SCRATCH_BYTES - sizeof(struct coll_area))
@@ -63,6 +76,10 @@ struct coll_call {
                                   * so data may be written before its owner arrives */
     struct coll_line *line;      /* COLL_LINES one-line mailboxes (team calls only, else NULL) */
     uint64_t *line_seen;
+    struct coll_bcast_entry *bcast_ring;   /* whole-team calls only, else NULL */
+    uint64_t *bcast_expect;      /* per entry of my ring: copies, then arrivals, counted once members catch up */
+    uint64_t epoch;              /* collectives begun on the team: the same on every member */
+    bool synced;                 /* a barrier on the team since its previous call: all members left it */
 };
 
 SHOAL_INLINE int cc_pe(const struct coll_call *c, int i)
@@ -157,9 +174,14 @@ struct coll_call coll_active_barrier_call(const struct shoal_active_set *as);
 struct coll_hosts {
     int n_hosts;
     int *host_pes, n_host, my_host_idx;   /* my host's members; my index among them */
+    int *host_members;                    /* their team indices */
     int *leader_pes, my_leader_idx;       /* first member of each host; my index, or -1 */
+    int *member_host;                     /* host (leader index) of every team member */
+    bool contiguous;                      /* each host's members are consecutive in the team */
 };
 const struct coll_hosts *coll_team_hosts(struct shoal_team *t);
+/* Every member has entered a barrier on t: every member has left t's calls so far. */
+void coll_team_synced(struct shoal_team *t);
 
 /* ---- reductions (combine.c) ---- */
 size_t coll_dtype_size(enum shoal_dtype dt);
@@ -180,6 +202,14 @@ struct coll_reduce {
 
 /* ---- algorithms: one file each ---- */
 void bcast_linear(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
+/* Publish-and-copy through each member's ring (ring.c; needs c->bcast_ring). */
+struct coll_bcast_entry *ring_entry(const struct coll_call *c);   /* mine for this call */
+void ring_publish(const struct coll_call *c, const void *src, size_t n, int readers);
+void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n);
+/* Need c->bcast_ring and at most COLL_BCAST_SHM_BYTES published; bcast_shm
+ * updates the root's dest too (team calls). */
+void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
+void alltoall_shm(const struct coll_call *c, void *dest, const void *src, size_t block);
 void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
 void bcast_scatter_allgather(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
 
@@ -221,6 +251,18 @@ size_t recdbl_chunk(size_t buf_bytes, int n, size_t elem);
 /* Recursive doubling's chunked schedule; bruck: send to v - 2^k instead of v ^ 2^k. */
 void reduce_pairwise_chunked(const struct coll_call *c, const struct coll_reduce *r, bool bruck);
 void reduce_hier(struct shoal_team *t, const struct coll_reduce *r);
+/* Host, then leaders, then host again, for teams that span hosts. */
+void barrier_hier(struct shoal_team *t);
+void bcast_hier(struct shoal_team *t, void *dest, const void *src, size_t n, int root);
+/* nbytes: mine (fixed: fcollect, everyone's).  false, on every member
+ * alike and before any communication, when the team is too large for the
+ * sizes table in scratch: run a flat collect instead. */
+bool collect_hier(struct shoal_team *t, void *dest, const void *src, size_t nbytes, bool fixed);
+/* The team spans more than one host and some host holds two or more of its
+ * members (else there is nothing to share); the same on every member. */
+bool coll_spans_hosts(struct shoal_team *t);
+/* Run the algorithm the selection picks for call c (no hierarchy). */
+void coll_bcast_run(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
 /* Run the reduction algorithm the selection picks for call c (no hierarchy). */
 void coll_reduce_run(const struct coll_call *c, const struct coll_reduce *r);
 void barrier_tree_call(const struct coll_call *c);
@@ -242,6 +284,7 @@ struct coll_shape {
     size_t scratch;        /* receive scratch available */
 };
 enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s);
+void coll_collect_run(const struct coll_call *c, enum coll_kind k, const struct coll_blocks *b, size_t avg);
 const char *coll_alg_name(enum coll_alg a);
 extern int coll_fake_hosts;    /* SHOAL_COLL_FAKE_HOSTS */
 extern bool coll_no_loadstore; /* SHOAL_COLL_NO_LOADSTORE */

@@ -12,6 +12,8 @@ enum { ACTIVE_FLAG_WORDS = 64, ACTIVE_SCRATCH_WORDS = 44, ACTIVE_BARRIER_WORD = 
 
 struct coll_team_state {
     uint64_t calls;     /* collectives begun on this team: picks the slot */
+    uint64_t bcast_expect[2 * COLL_BCAST_RING];   /* bcast_shm.c: copies, then arrivals */
+    uint64_t synced;    /* calls begun when the last barrier on the team completed */
     int slot;           /* slot of the current call */
     bool hosts_ready;
     struct coll_hosts hosts;
@@ -27,13 +29,21 @@ static struct coll_team_state *state_of(struct shoal_team *t)
     return t->coll_state;
 }
 
+void coll_team_synced(struct shoal_team *t)
+{
+    struct coll_team_state *st = state_of(t);
+    st->synced = st->calls;
+}
+
 void shoal_coll_team_fini(struct shoal_team *t)
 {
     struct coll_team_state *st = t->coll_state;
     if (!st)
         return;
     free(st->hosts.host_pes);
+    free(st->hosts.host_members);
     free(st->hosts.leader_pes);
+    free(st->hosts.member_host);
     free(st);
     t->coll_state = NULL;
 }
@@ -60,6 +70,8 @@ struct coll_call coll_team_call(struct shoal_team *t, int bank)
         .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
         .flag = a->flag[bank], .seen = a->seen[bank], .buf = a->buf, .buf_bytes = COLL_AREA_BUF_BYTES,
         .shm = t->all_local && !coll_no_loadstore, .line = a->line[bank], .line_seen = a->line_seen[bank],
+        .bcast_ring = area_of(t, 0)->bcast_ring, .bcast_expect = st->bcast_expect, .epoch = st->calls,
+        .synced = st->synced == st->calls - 1,
     };
 }
 
@@ -185,9 +197,14 @@ static void build_hosts(const struct shoal_team *t, struct coll_hosts *h)
     int n = t->n_pes, mine = host_of(t, t->my_pe);
     int *first_of = malloc(n * sizeof(int));   /* host id of each leader, in order of appearance */
     h->host_pes = malloc(n * sizeof(int));
+    h->host_members = malloc(n * sizeof(int));
     h->leader_pes = malloc(n * sizeof(int));
+    h->member_host = malloc(n * sizeof(int));
+    if (!first_of || !h->host_pes || !h->host_members || !h->leader_pes || !h->member_host)
+        shoal_fatal("shmem collective", "out of memory grouping a team of %d PEs by host", n);
     h->n_hosts = h->n_host = 0;
     h->my_leader_idx = -1;
+    h->contiguous = true;
     for (int i = 0; i < n; i++) {
         int host = host_of(t, i), k = 0;
         while (k < h->n_hosts && first_of[k] != host)
@@ -198,9 +215,13 @@ static void build_hosts(const struct shoal_team *t, struct coll_hosts *h)
             if (i == t->my_pe)
                 h->my_leader_idx = k;
         }
+        h->member_host[i] = k;
+        if (i > 0 && k < h->member_host[i - 1])   /* hosts are numbered by first appearance */
+            h->contiguous = false;
         if (host == mine) {
             if (i == t->my_pe)
                 h->my_host_idx = h->n_host;
+            h->host_members[h->n_host] = i;
             h->host_pes[h->n_host++] = shoal_team_pe(t, i);
         }
     }

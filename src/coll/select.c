@@ -37,12 +37,15 @@ struct alg_name {
     enum coll_alg alg;
 };
 static const struct alg_name barrier_names[] = {
-    {"auto", A_AUTO}, {"shm", A_SHM}, {"dissem", A_DISSEM}, {"dissemination", A_DISSEM}, {"tree", A_TREE}, {0}};
+    {"auto", A_AUTO}, {"shm", A_SHM}, {"dissem", A_DISSEM}, {"dissemination", A_DISSEM}, {"tree", A_TREE},
+    {"hier", A_HIER}, {0}};
 static const struct alg_name bcast_names[] = {{"auto", A_AUTO},
+                                              {"shm", A_SHM},
                                               {"linear", A_LINEAR},
                                               {"binomial", A_BINOMIAL},
                                               {"tree", A_BINOMIAL},
                                               {"scatter_allgather", A_SCATTER_ALLGATHER},
+                                              {"hier", A_HIER},
                                               {0}};
 static const struct alg_name reduce_names[] = {
     {"auto", A_AUTO}, {"flat", A_FLAT}, {"ft", A_FLAT},     {"linear", A_FLAT}, {"recdbl", A_RECDBL},
@@ -50,8 +53,8 @@ static const struct alg_name reduce_names[] = {
     {"rabenseifner", A_RSAG}, {0}};
 static const struct alg_name collect_names[] = {
     {"auto", A_AUTO}, {"linear", A_LINEAR}, {"ring", A_RING}, {"recdbl", A_RECDBL}, {"rd", A_RECDBL},
-    {"bruck", A_BRUCK}, {0}};
-static const struct alg_name alltoall_names[] = {{"auto", A_AUTO}, {"pairwise", A_PAIRWISE}, {0}};
+    {"bruck", A_BRUCK}, {"hier", A_HIER}, {0}};
+static const struct alg_name alltoall_names[] = {{"auto", A_AUTO}, {"shm", A_SHM}, {"pairwise", A_PAIRWISE}, {0}};
 
 static const struct {
     const char *var;
@@ -122,10 +125,7 @@ void shoal_coll_init(void)
     coll_fake_hosts = (int)shoal_cfg.coll_fake_hosts;
     coll_no_loadstore = shoal_cfg.coll_no_loadstore;
     hier_enabled = shoal_cfg.coll_hier;
-    cpu_set_t set;
-    cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores < 1)
-        cores = 1;
+    cores = shoal.machine_cpus;   /* all the PEs' CPUs: a PE bound to one core is not crowded */
     busiest_host_pes = most_pes_on_a_host();
     generation++;
     initialized = true;
@@ -138,8 +138,8 @@ void shoal_coll_fini(void)
 
 /* ---- the model ----
  * Constants measured on the development machine (2 cores; see the note at
- * the end of this file); the network ones are placeholders until a
- * multi-host machine measures them. */
+ * the end of this file): shared memory, and the tcp network between
+ * network-namespace hosts. */
 struct model {
     double a;       /* seconds per latency step (one signal one way) */
     double a_line;  /* a step of a payload that travels in one cache line with its signal */
@@ -154,12 +154,12 @@ static struct model model_for(const struct coll_shape *s)
 {
     struct model m = {0.17e-6, 0.08e-6, 0.038e-9, 0.005e-9, 8.0, false, 1};   /* shared memory */
     if (!s->shm)
-        m = (struct model){3e-6, 3e-6, 0.5e-9, 0.02e-9, 1.0, false, 1};      /* network (placeholder) */
+        m = (struct model){13.8e-6, 13.8e-6, 0.43e-9, 0.005e-9, 1.0, false, 1};   /* network: tcp (see end) */
     /* Crowding must be a fact every member of the call shares, or members
      * pick different algorithms and wait for each other forever: on shared
      * memory every member is on my host; across hosts take the job's most
      * crowded host (my own host's count differs from host to host). */
-    int pes_here = s->shm ? shoal.n_local_pes : busiest_host_pes;
+    int pes_here = s->shm ? shoal.machine_pes : busiest_host_pes;
     if (pes_here > cores) {
         /* Fitted to 1-element reductions at 4 and 8 PEs on 2 cores: a step
          * costs about 1.2 us x (PEs per core)^2. */
@@ -251,9 +251,25 @@ enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
     return last[k].a;
 }
 
+/* Barrier, broadcast and collects on a team that spans hosts run host,
+ * leaders, host (SHMEM_<COLL>_ALGORITHM=hier forces it; another name forces
+ * one flat algorithm; SHOAL_COLL_HIER=off makes auto flat).  multi_host is
+ * a fact every member shares.  Within a phase (multi_host false) a forced
+ * hier means auto. */
+static enum coll_alg hier_or(enum coll_alg a, const struct coll_shape *s)
+{
+    if (s->multi_host && (a == A_HIER || (a == A_AUTO && hier_enabled)))
+        return A_HIER;
+    return a == A_HIER ? A_AUTO : a;
+}
+
 static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
 {
     enum coll_alg a = forced[k];
+    if (k == K_BARRIER || k == K_BCAST || k == K_COLLECT || k == K_FCOLLECT)
+        a = hier_or(a, s);
+    if (a == A_HIER)
+        return a;
     switch (k) {
     case K_BARRIER:
         /* Measured (see the note at the end): on shared memory the counter
@@ -264,6 +280,10 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
             a = s->shm && (shoal.oversubscribed || s->n > 8) ? A_SHM : A_DISSEM;
         return a;
     case K_BCAST:
+        /* Published in the root's ring, copied out by each member: no
+         * arrival handshake (measured at the end of this file) */
+        if (a == A_AUTO && s->shm && s->bytes <= COLL_BCAST_SHM_BYTES)
+            return A_SHM;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_LINEAR, A_BINOMIAL, A_SCATTER_ALLGATHER};
             a = cheapest(bcast_cost, c, 3, s);
@@ -286,6 +306,9 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
         return a;
     case K_ALLTOALL:
     default:
+        /* the ring's one round beats pairwise exchange's two when it fits */
+        if (a == A_SHM || (a == A_AUTO && s->shm && (size_t)s->n * s->bytes <= COLL_BCAST_SHM_BYTES))
+            return A_SHM;
         return A_PAIRWISE;
     }
 }
@@ -295,12 +318,14 @@ void shoal_team_barrier(struct shoal_team *t)
 {
     if (t->n_pes <= 1)
         return;
-    struct coll_shape s = {.n = t->n_pes, .shm = t->all_local};
+    struct coll_shape s = {.n = t->n_pes, .shm = t->all_local, .multi_host = coll_spans_hosts(t)};
     switch (coll_choose(K_BARRIER, &s)) {
+    case A_HIER: barrier_hier(t); break;
     case A_SHM: shoal_barrier_shm(t); break;
     case A_TREE: shoal_barrier_tree(t); break;
     default: shoal_barrier_dissem(t); break;
     }
+    coll_team_synced(t);
 }
 
 /* ---- Measured (the constants above and the barrier rule) ----
@@ -328,5 +353,13 @@ void shoal_team_barrier(struct shoal_team *t)
  * cores: counter 3.5 / 4.4 / 14 us, dissemination 4.9 / 6.7 / 33 us.
  * Broadcast and fcollect at 2 PEs: all forms within noise of each other
  * except scatter_allgather (2-3x slower at 2 PEs, as the model says).
- * Network constants (a = 3 us, b = 0.5 ns/B) are placeholders: no
- * multi-host machine was available to measure them. */
+ * Network constants: the only network here is libfabric's tcp;ofi_rxm over
+ * veth pairs between network-namespace hosts (tests/multihost).  From
+ * bench/multihost/mh_p2p.c, 1 PE per host, quiet machine: one-way
+ * ping-pong 13.8 us (a), put bandwidth 2.3 GB/s (b = 0.43 ns/B), and the
+ * reduction itself is the CPU's (g as on shared memory).  A site with
+ * another provider should re-measure with that program; the shape of the
+ * choice (latency-bound recursive doubling for short vectors, Rabenseifner
+ * for long ones) holds for any network with a >> b.
+ * The start-up constant of the scratch algorithms is copy = 1 over the
+ * network: the copy into the peer is the transfer itself. */

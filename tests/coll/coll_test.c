@@ -251,6 +251,36 @@ static void broadcasts(const struct team *tm, int salt)
         }
 }
 
+/* Many small broadcasts back to back with rotating roots and sizes, the
+ * same buffers every time, reductions and syncs mixed in at odd intervals:
+ * a root that runs ahead must never disturb a member still copying. */
+static void broadcast_storm(const struct team *tm, int salt)
+{
+    unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
+    long *sum_in = (long *)(big_a + 4096), *sum_out = (long *)(big_b + 4096);
+    int iters = quick ? 60 : 300;
+    for (int it = 0; it < iters; it++) {
+        int root = (it * 7 + salt) % tm->n;
+        size_t n = 1 + (size_t)(it * 37 + salt) % 600;
+        for (size_t i = 0; i < n; i++) {
+            src[i] = pat(tm->my, i, salt + it);
+            dst[i] = 0;
+        }
+        CHECK(shmem_broadcastmem(tm->t, dst, src, n, root) == 0, "broadcast rc");
+        for (size_t i = 0; i < n; i++)
+            CHECK(dst[i] == pat(root, i, salt + it), "team %s: storm %d: broadcast n %zu root %d: byte %zu is %d, want %d",
+                  tm->label, it, n, root, i, dst[i], pat(root, i, salt + it));
+        if (it % 7 == 3) {
+            *sum_in = tm->my + it;
+            CHECK(shmem_long_sum_reduce(tm->t, sum_out, sum_in, 1) == 0, "reduce rc");
+            long want = (long)tm->n * (tm->n - 1) / 2 + (long)tm->n * it;
+            CHECK(*sum_out == want, "team %s: storm %d: sum %ld, want %ld", tm->label, it, *sum_out, want);
+        }
+        if (it % 13 == 5)
+            CHECK(shmem_team_sync(tm->t) == 0, "team_sync");
+    }
+}
+
 static size_t collect_len(int j, int salt)
 {
     return (size_t)((j * 5 + salt) % 4 == 0 ? 0 : (j * 37 + salt * 11) % 300);
@@ -286,18 +316,20 @@ static void collects(const struct team *tm, int salt)
 
 static void alltoalls(const struct team *tm, int salt)
 {
+    /* then many small ones back to back, the same buffers each time */
     static const size_t sizes[] = {0, 1, 24, 2000};
+    enum { FIXED = sizeof sizes / sizeof *sizes };
     unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
-    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
-        size_t n = sizes[si];
+    for (size_t si = 0; si < FIXED + (quick ? 20 : 100); si++) {
+        size_t n = si < FIXED ? sizes[si] : 1 + (si * 29 + (size_t)salt) % 70;
         for (int j = 0; j < tm->n; j++)
             for (size_t i = 0; i < n; i++)
-                src[j * n + i] = pat(tm->my * 100 + j, i, salt);
+                src[j * n + i] = pat(tm->my * 100 + j, i, salt + (int)si);
         CHECK(shmem_alltoallmem(tm->t, dst, src, n) == 0, "alltoall rc");
         for (int j = 0; j < tm->n; j++)
             for (size_t i = 0; i < n; i++)
-                CHECK(dst[j * n + i] == pat(j * 100 + tm->my, i, salt), "team %s: alltoall n %zu: from %d byte %zu",
-                      tm->label, n, j, i);
+                CHECK(dst[j * n + i] == pat(j * 100 + tm->my, i, salt + (int)si),
+                      "team %s: alltoall %zu, n %zu: from %d byte %zu", tm->label, si, n, j, i);
     }
     /* strided: dst stride 2, src stride 3, 5 int64 per PE */
     int64_t *s64 = (int64_t *)big_a, *d64 = (int64_t *)big_b;
@@ -395,6 +427,7 @@ static void run_team(const struct team *tm, int salt)
         return;
     CHECK(shmem_team_sync(tm->t) == 0, "team_sync");
     broadcasts(tm, salt);
+    broadcast_storm(tm, salt);
     collects(tm, salt);
     alltoalls(tm, salt);
     reductions(tm, salt);

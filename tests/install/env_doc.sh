@@ -6,7 +6,10 @@ src=$1
 oshinfo=$2
 "$src/scripts/gen-env-doc" --check
 missing=0
+# once, into a variable: `oshinfo | grep -q` under pipefail fails whenever
+# grep stops reading early and oshinfo gets SIGPIPE
+table=$("$oshinfo")
 for var in $(grep -o '^SHOAL_ENV([A-Z_0-9]*' "$src/src/core/env.def" | cut -d'(' -f2); do
-    "$oshinfo" | grep -q "^$var " || { echo "oshinfo lacks $var"; missing=1; }
+    grep -q "^$var " <<<"$table" || { echo "oshinfo lacks $var"; missing=1; }
 done
 exit "$missing"

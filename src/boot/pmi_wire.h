@@ -1,0 +1,60 @@
+/* What the PMI-1 (boot/pmi.c) and PMI-2 (boot/pmi2.c) clients share: the
+ * socket to the process manager, reading whole replies while Shoal's
+ * progress runs, "key=value" fields, hex-coded values and the chunked
+ * allgather over the process manager's key-value space.  The two protocols
+ * differ only in framing (lines vs. length-prefixed messages), field
+ * separators (' ' vs. ';') and command names. */
+#ifndef SHOAL_PMI_WIRE_H
+#define SHOAL_PMI_WIRE_H
+
+#include <stddef.h>
+
+struct pmi_wire {
+    const char *proto;   /* "PMI-1" or "PMI-2", for messages */
+    int fd;              /* -1 until connected */
+    int rank;            /* for messages; -1 before the server told it */
+    char in[8192];       /* received, not yet consumed */
+    size_t inlen;
+};
+
+/* The process manager went away or answered nonsense: report, end this PE. */
+_Noreturn void pmi_wire_lost(const struct pmi_wire *w, const char *what);
+
+/* The socket from PMI_FD, or a connection to PMI_PORT ("host:port"); -1 if neither works. */
+int pmi_wire_open(void);
+
+void pmi_wire_send(struct pmi_wire *w, const char *buf, size_t len);
+
+/* Before an abort: waits (up to a second) until the launcher has read what
+ * this PE wrote to stderr, so the error message is not lost when the
+ * launcher kills the job right after. */
+void pmi_wire_drain_stderr(void);
+
+/* Waits (driving Shoal's progress) until frame() finds a whole message at
+ * the start of w->in, and returns its length; pmi_wire_drop consumes it.
+ * frame returns 0 while the message is incomplete. */
+size_t pmi_wire_recv(struct pmi_wire *w, size_t (*frame)(const char *in, size_t len));
+void pmi_wire_drop(struct pmi_wire *w, size_t n);
+/* Reads one newline-terminated line (PMI-1, and PMI-2's opening init) into out, without the newline. */
+void pmi_wire_recv_line(struct pmi_wire *w, char *out, size_t cap);
+
+/* Value of key in msg, whose fields are "key=value" separated by sep (a
+ * doubled sep inside a value stands for one); NULL when absent. */
+const char *pmi_wire_field(const char *msg, char sep, const char *key, char *out, size_t cap);
+
+/* The key-value space as one protocol offers it, for pmi_kvs_allgather. */
+struct pmi_kvs {
+    struct pmi_wire *wire;
+    size_t vallen_max;   /* longest value the server keeps, with its NUL */
+    void (*put)(const char *key, const char *value);
+    void (*commit)(void);   /* after everyone's puts, everyone can get them */
+    /* The value of rank's key into value (cap bytes); lost() when missing. */
+    void (*get)(int rank, const char *key, char *value, size_t cap);
+};
+
+/* out[r * len ...] = in of rank r, for all n ranks.  Values travel hex-coded
+ * (PMI values are printable words) and split over several keys when longer
+ * than vallen_max; each call uses fresh keys. */
+void pmi_kvs_allgather(const struct pmi_kvs *kvs, int n, const void *in, void *out, size_t len);
+
+#endif

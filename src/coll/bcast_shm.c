@@ -1,0 +1,43 @@
+/* Broadcast of a few hundred bytes on a team that shares memory: the root
+ * publishes the data in its ring (ring.c) and every member copies it into
+ * its own dest.  No PE writes another's dest, so the root need not wait for
+ * the others to arrive, and members that the scheduler runs late (more PEs
+ * than cores) delay nobody.
+ *
+ * Leaving early would still break the slot rule of coll_internal.h for the
+ * calls that follow (they may write into the previous call's pSync slot),
+ * so the root waits until every member has left the team's previous call.
+ * A barrier on the team since that call proves it for free (the common
+ * "barrier, then broadcast"); otherwise members count their arrival in the
+ * root's entry and the root waits for the count. */
+#include "coll_internal.h"
+
+static void await_arrivals(const struct coll_call *c, struct coll_bcast_entry *e)
+{
+    size_t slot = c->epoch % COLL_BCAST_RING;
+    uint64_t arrivals = c->bcast_expect[COLL_BCAST_RING + slot] += (uint64_t)(c->n - 1);
+    if (__atomic_load_n(&e->arrived, __ATOMIC_ACQUIRE) < arrivals)
+        SHOAL_WAIT_WHILE(__atomic_load_n(&e->arrived, __ATOMIC_ACQUIRE) < arrivals);
+}
+
+static void announce_arrival(const struct coll_call *c, int root)
+{
+    int pe = cc_pe(c, root);
+    __atomic_fetch_add(&((struct coll_bcast_entry *)shoal_ptr(ring_entry(c), pe))->arrived, 1, __ATOMIC_RELEASE);
+    shoal_notify(pe);
+}
+
+void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root)
+{
+    if (c->me == root) {
+        ring_publish(c, src, n, c->n - 1);
+        if (dest != src)
+            memcpy(dest, src, n);
+        if (!c->synced)
+            await_arrivals(c, ring_entry(c));
+        return;
+    }
+    if (!c->synced)
+        announce_arrival(c, root);
+    ring_take(c, root, dest, 0, n);
+}

@@ -1,0 +1,152 @@
+/* Hierarchical collect and fcollect for teams that span hosts.
+ *  1. Members tell their host's leader they have arrived (shared memory);
+ *     the leader copies their blocks out of their sources into its own dest,
+ *     at the blocks' final places.
+ *  2. The leaders exchange their hosts' blocks over the network.  When each
+ *     host's members are consecutive in the team (block placement) a host's
+ *     blocks are one span of dest, and the collect algorithm the selection
+ *     picks runs on the spans; when placements interleave hosts
+ *     (round-robin), each leader puts its host's blocks straight to their
+ *     places in every other leader's dest, then signals once per leader.
+ *  3. Each leader copies the whole result into its host members' dests.
+ * collect's sizes differ per member and only leaders need them: members
+ * leave theirs in their scratch, the leader reads them in step 1 and the
+ * leaders exchange them first the same way (in the slot's scratch, which is
+ * free on entry, so with no entry handshake; having every leader's sizes
+ * then proves every leader has entered, so the data needs none either). */
+#include <stdlib.h>
+
+#include "hier_host.h"
+
+enum { L_ARRIVE = 0, L_DATA = 1 };    /* host lines */
+enum { F_ARRIVE = 60, F_DATA = 61 };  /* leaders' flags of the interleaved exchange (above the algorithms') */
+enum { SIZES_AT = 64 };               /* host scratch: my size at 0, the team's sizes from here */
+
+/* Private offset tables (the network algorithms may use cc_tmp). */
+static size_t *tables(size_t n)
+{
+    static __thread size_t *buf;
+    static __thread size_t cap;
+    if (n > cap) {
+        size_t *p = realloc(buf, n * sizeof(size_t));
+        if (!p)
+            shoal_fatal("shmem_collect", "out of memory for offset tables of %zu entries", n);
+        buf = p;
+        cap = n;
+    }
+    return buf;
+}
+
+/* Every leader puts its host's blocks into every other leader's dest. */
+static void exchange_interleaved(const struct coll_call *L, const struct coll_hosts *h, const struct coll_blocks *b)
+{
+    if (!L->dest_ready) {
+        for (int d = 1; d < L->n; d++)
+            cc_signal(L, (L->me + d) % L->n, F_ARRIVE);
+        cc_await(L, F_ARRIVE, L->n - 1);
+    }
+    char *dest = b->dest;
+    for (int d = 1; d < L->n; d++) {
+        int j = (L->me + d) % L->n;
+        for (int k = 0; k < h->n_host; k++) {
+            int m = h->host_members[k];
+            cc_put(L, j, dest + blk_off(b, m), dest + blk_off(b, m), blk_len(b, m));
+        }
+        shoal_fence(COLL_CTX);   /* the signal after the data */
+        cc_signal(L, j, F_DATA);
+    }
+    cc_await(L, F_DATA, L->n - 1);
+}
+
+/* Every leader holds its host's blocks in b->dest; afterwards every block. */
+static void exchange_leaders(const struct coll_call *L, const struct coll_hosts *h, const struct coll_blocks *b,
+                             int P, enum coll_kind k)
+{
+    if (!h->contiguous) {
+        exchange_interleaved(L, h, b);
+        return;
+    }
+    size_t *hoff = tables(2 * (size_t)(P + L->n)) + 2 * (size_t)P, *hlen = hoff + L->n;
+    for (int i = 0, host = 0; host < L->n; host++) {
+        int first = i;
+        while (i < P && h->member_host[i] == host)
+            i++;
+        hoff[host] = blk_off(b, first);
+        hlen[host] = blk_span(b, first, i);
+    }
+    struct coll_blocks spans = {.dest = b->dest, .mine = NULL, .off = hoff, .len = hlen};
+    size_t total = blk_span(b, 0, P);
+    if (total)
+        coll_collect_run(L, k, &spans, total / L->n);   /* the user's choice for that kind, if any */
+}
+
+/* Step 1 for the leader: my host's blocks into my dest. */
+static void gather_host(const struct coll_hosts *h, const struct coll_blocks *b, const void *src)
+{
+    char *dest = b->dest;
+    for (int k = 0; k < h->n_host; k++) {
+        int m = h->host_members[k];
+        size_t len = blk_len(b, m);
+        if (k == h->my_host_idx)
+            memcpy(dest + blk_off(b, m), src, len);
+        else if (len)
+            shoal_get(COLL_CTX, dest + blk_off(b, m), src, len, h->host_pes[k], false);
+    }
+}
+
+/* Offsets from the sizes of every member (leaders only). */
+static void sizes_to_offsets(struct shoal_team *t, const struct coll_hosts *h, const struct coll_call *host,
+                             size_t mine, size_t *off, size_t *len)
+{
+    int P = t->n_pes;
+    uint64_t *all = (uint64_t *)(host->buf + SIZES_AT);
+    for (int k = 0; k < h->n_host; k++) {
+        int m = h->host_members[k];
+        if (k == h->my_host_idx)
+            all[m] = mine;
+        else
+            shoal_get(COLL_CTX, &all[m], host->buf, sizeof(uint64_t), h->host_pes[k], false);
+    }
+    struct coll_call L = coll_team_phase(t, BANK_SIZES, h->leader_pes, h->n_hosts, h->my_leader_idx);
+    L.dest_ready = true;   /* the slot's scratch is free on entry */
+    struct coll_blocks b = {.dest = all, .mine = NULL, .len0 = sizeof(uint64_t)};
+    exchange_leaders(&L, h, &b, P, K_COLLECT);
+    size_t at = 0;
+    for (int i = 0; i < P; i++) {
+        off[i] = at;
+        len[i] = all[i];
+        at += all[i];
+    }
+}
+
+bool collect_hier(struct shoal_team *t, void *dest, const void *src, size_t nbytes, bool fixed)
+{
+    const struct coll_hosts *h = coll_team_hosts(t);
+    int P = t->n_pes;
+    struct coll_call host = coll_team_phase(t, BANK_HOST, h->host_pes, h->n_host, h->my_host_idx);
+    if (!fixed && SIZES_AT + (size_t)P * sizeof(uint64_t) > host.buf_bytes)
+        return false;   /* decided from P alone: the same on every member */
+    if (h->my_leader_idx < 0) {
+        if (!fixed)
+            *(uint64_t *)host.buf = nbytes;   /* the leader reads it after my arrival */
+        host_signal(&host, 0, L_ARRIVE);
+        host_await(&host, L_DATA, 1);
+        return true;
+    }
+    host_await(&host, L_ARRIVE, h->n_host - 1);
+    struct coll_blocks b = {.dest = dest, .mine = NULL, .len0 = nbytes};
+    if (!fixed) {
+        size_t *off = tables(2 * (size_t)(P + h->n_hosts));
+        b.off = off;
+        b.len = off + P;
+        sizes_to_offsets(t, h, &host, nbytes, off, off + P);
+    }
+    gather_host(h, &b, src);
+    struct coll_call L = coll_team_phase(t, BANK_LEADERS, h->leader_pes, h->n_hosts, h->my_leader_idx);
+    L.dest_ready = !fixed;   /* every leader's size reached me: every leader has entered */
+    exchange_leaders(&L, h, &b, P, fixed ? K_FCOLLECT : K_COLLECT);
+    size_t total = blk_span(&b, 0, P);
+    for (int k = 1; k < h->n_host; k++)
+        host_put_signal(&host, k, dest, dest, total, L_DATA);
+    return true;
+}
