@@ -185,8 +185,8 @@ static double reduce_cost(enum coll_alg a, const struct coll_shape *s, const str
         return (L + f) * m->a * pair + w * n * L * (m->copy * m->b + m->g);
     case A_BRUCK: return (L + f) * m->a * pair + w * n * L * (m->copy * m->b + m->g) * 1.05;
     case A_RING: return 2 * (P - 1) * m->a * pair + w * n * (P - 1) / P * (2 * m->copy * m->b + m->g);
-    case A_RSAG: /* copying source to dest, then the halving/doubling traffic */
-        return (2 * L + f) * m->a * pair + w * (2 * n * m->b + n * (P - 1) / P * (2 * m->b + m->g));
+    case A_RSAG: /* one step more than its levels (the merged middle's done); sources read in place */
+        return (2 * L + f + 1) * m->a * pair + w * n * (P - 1) / P * (2 * m->b + m->g);
     default: return 1e30;
     }
 }
@@ -349,6 +349,14 @@ void shoal_team_barrier(struct shoal_team *t)
  *   8 PEs: recdbl 79.6 / 2082, flat 54.5 / 910, rsag 182 / 1612, ring 121 / 2399, bruck 55.7 / 6722
  * so a crowded step costs ~1.2 us x (PEs per core)^2, pairwise steps 1.5x
  * a flat-tree step, and parallel per-PE work queues for the cores (share).
+ * Later, rsag stopped copying source into dest first (its first step reads
+ * the sources): 2 PEs, best of 5 batches under load (redsz.c in the
+ * session notes; us per call):
+ *   2 PEs      64 B   1 KiB  4 KiB  16 KiB  64 KiB  256 KiB
+ *   rsag      0.42   0.38   0.44   0.55    1.83    6.33
+ *   flat      0.24   0.23   0.30   0.85    3.97   17.5
+ * so rsag wins from ~8 KiB (the model: one more latency step than its
+ * levels, half the bytes per member at 2 PEs).
  * Barrier, 2 PEs: dissemination 0.19 us, counter 0.34 us; 3, 4, 8 PEs on 2
  * cores: counter 3.5 / 4.4 / 14 us, dissemination 4.9 / 6.7 / 33 us.
  * Broadcast and fcollect at 2 PEs: all forms within noise of each other
