@@ -389,6 +389,7 @@ static int handover_exec(const struct handover *h, const char *launcher)
     }
     if (slurm) {
         av[n++] = "--mpi=pmix";
+        av[n++] = "-K1";   /* a PE that fails ends the job, as under oshrun itself (not KillOnBadExit=0) */
         if (h->np)
             av[n++] = "-n", av[n++] = (char *)h->np;
         if (h->map)

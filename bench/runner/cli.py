@@ -239,8 +239,14 @@ def run_one(case: Case, lib: Optional[Library], rep: int, built, mode_flag: str,
         record["stderr_tail"] = res.stderr_tail
     coll.runs.append(record)
     say("%s %-17s np=%-2d %-22s rep %d %-8s %-18s %5.1f s %4d figures" % (
-        progress, case.program.name, case.pes, case.label[:22], rep + 1, who, res.status,
-        res.seconds, n))
+        progress, case.program.name, case.pes, progress_label(case.label), rep + 1, who,
+        res.status, res.seconds, n))
+
+
+def progress_label(label: str) -> str:
+    """SHMEM_REDUCE_ALGORITHM=flat,putget -> REDUCE=flat,putget: the part
+    that tells runs apart, in the progress line's column."""
+    return label.replace("SHMEM_", "").replace("_ALGORITHM=", "=")[:22]
 
 
 # ---- output ---------------------------------------------------------------------------

@@ -114,12 +114,11 @@ static void kvs_put(const char *key, const char *value)
     free(line);
 }
 
-static void kvs_get(int rank, const char *key, char *value, size_t cap)
+static void kvs_get(const char *key, char *value, size_t cap)
 {
     char line[400];
     size_t reply_cap = 128 + vallen_max;
     char *reply = malloc(reply_cap);
-    (void)rank;
     snprintf(line, sizeof line, "cmd=get kvsname=%s key=%s\n", kvsname, key);
     request(line, "get_result", reply, reply_cap);
     if (!field(reply, "value", value, cap))

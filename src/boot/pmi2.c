@@ -34,14 +34,13 @@ static char jobid[256];
 
 enum { VALLEN_MAX = 1024 };   /* PMI-2's limit on a value, with its NUL (hydra, Slurm) */
 
-/* Slurm's pmi2 plugin says so in the environment; hydra does not (and
- * defaults to PMI-1 here, see DESIGN.md), SHOAL_BOOTSTRAP=pmi2 picks it. */
+/* Slurm's pmi2 plugin says so in the environment (SLURM_MPI_TYPE=pmi2, seen
+ * with Slurm 22.05); hydra does not (it defaults to PMI-1 here, see
+ * DESIGN.md), SHOAL_BOOTSTRAP=pmi2 picks PMI-2 there. */
 static int pmi2_detect(void)
 {
     const char *mpi_type = getenv("SLURM_MPI_TYPE");
-    bool slurm_pmi2 = getenv("SLURM_PMI2_PROC_MAPPING") || getenv("SLURM_PMI2_SRUN_PORT") ||
-                      (mpi_type && strncmp(mpi_type, "pmi2", 4) == 0);
-    return getenv("PMI_FD") && getenv("PMI_RANK") && slurm_pmi2;
+    return getenv("PMI_FD") && getenv("PMI_RANK") && mpi_type && strncmp(mpi_type, "pmi2", 4) == 0;
 }
 
 static size_t message_frame(const char *in, size_t len)
@@ -110,15 +109,22 @@ static void choose_version_2(void)
     }
 }
 
+/* Appends "key=value;" to body when value is set. */
+static void add_pair(char *body, size_t cap, const char *key, const char *value)
+{
+    size_t n = strlen(body);
+    if (value)
+        snprintf(body + n, cap - n, "%s=%s;", key, value);
+}
+
+/* The launcher's ids for this process go back to it, as MPICH's client does. */
 static void full_init(void)
 {
-    char body[512], reply[1024], v[32];
-    int n = snprintf(body, sizeof body, "cmd=fullinit;");
-    if (getenv("PMI_JOBID"))
-        n += snprintf(body + n, sizeof body - n, "pmijobid=%s;", getenv("PMI_JOBID"));
-    if (getenv("PMI_ID"))
-        n += snprintf(body + n, sizeof body - n, "pmiid=%s;", getenv("PMI_ID"));
-    snprintf(body + n, sizeof body - n, "pmirank=%s;threaded=FALSE;", getenv("PMI_RANK"));
+    char body[512] = "cmd=fullinit;", reply[1024], v[32];
+    add_pair(body, sizeof body, "pmijobid", getenv("PMI_JOBID"));
+    add_pair(body, sizeof body, "pmiid", getenv("PMI_ID"));
+    add_pair(body, sizeof body, "pmirank", getenv("PMI_RANK"));
+    add_pair(body, sizeof body, "threaded", "FALSE");
     request(body, "fullinit-response", reply, sizeof reply);
     if (!field(reply, "rank", v, sizeof v))
         pmi_wire_lost(&wire, reply);
@@ -157,7 +163,7 @@ static int pmi2_init(int *rank, int *size)
     return 0;
 }
 
-/* value of key; returns false when nobody put it. */
+/* The value of key; false when nobody put it. */
 static bool kvs_lookup(const char *key, char *value, size_t cap)
 {
     char body[512], reply[VALLEN_MAX + 256], found[16];
@@ -189,9 +195,8 @@ static void kvs_put(const char *key, const char *value)
     free(body);
 }
 
-static void kvs_get(int rank, const char *key, char *value, size_t cap)
+static void kvs_get(const char *key, char *value, size_t cap)
 {
-    (void)rank;
     if (!kvs_lookup(key, value, cap))
         pmi_wire_lost(&wire, "a PE's published value is missing after the fence");
 }

@@ -129,10 +129,11 @@ const char *pmi_wire_field(const char *msg, char sep, const char *key, char *out
             continue;
         size_t n = 0;
         for (const char *v = p + klen + 1; *v && n + 1 < cap; v++) {
-            if (*v == sep && v[1] != sep)
-                break;
-            if (*v == sep)   /* doubled: one literal separator */
-                v++;
+            if (*v == sep) {
+                if (sep != ';' || v[1] != ';')
+                    break;
+                v++;   /* PMI-2 doubles a ';' inside a value */
+            }
             out[n++] = *v;
         }
         out[n] = '\0';
@@ -183,7 +184,7 @@ void pmi_kvs_allgather(const struct pmi_kvs *kvs, int n, const void *in, void *o
         for (size_t done = 0; done < len; done += step, chunk++) {
             size_t k = len - done < step ? len - done : step;
             snprintf(key, sizeof key, "sh%ur%dc%d", my_seq, r, chunk);
-            kvs->get(r, key, val, kvs->vallen_max + 1);
+            kvs->get(key, val, kvs->vallen_max + 1);
             if (hex_decode((unsigned char *)out + (size_t)r * len + done, val, k) != 0)
                 pmi_wire_lost(kvs->wire, "a published value is not what its PE put");
         }

@@ -38,8 +38,9 @@ void pmi_wire_drop(struct pmi_wire *w, size_t n);
 /* Reads one newline-terminated line (PMI-1, and PMI-2's opening init) into out, without the newline. */
 void pmi_wire_recv_line(struct pmi_wire *w, char *out, size_t cap);
 
-/* Value of key in msg, whose fields are "key=value" separated by sep (a
- * doubled sep inside a value stands for one); NULL when absent. */
+/* Value of key in msg, whose fields are "key=value" separated by sep (' '
+ * for PMI-1, ';' for PMI-2, where ";;" inside a value stands for one ';');
+ * NULL when absent. */
 const char *pmi_wire_field(const char *msg, char sep, const char *key, char *out, size_t cap);
 
 /* The key-value space as one protocol offers it, for pmi_kvs_allgather. */
@@ -48,8 +49,8 @@ struct pmi_kvs {
     size_t vallen_max;   /* longest value the server keeps, with its NUL */
     void (*put)(const char *key, const char *value);
     void (*commit)(void);   /* after everyone's puts, everyone can get them */
-    /* The value of rank's key into value (cap bytes); lost() when missing. */
-    void (*get)(int rank, const char *key, char *value, size_t cap);
+    /* The value of key into value (cap bytes); pmi_wire_lost when missing. */
+    void (*get)(const char *key, char *value, size_t cap);
 };
 
 /* out[r * len ...] = in of rank r, for all n ranks.  Values travel hex-coded

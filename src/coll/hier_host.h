@@ -1,5 +1,5 @@
-/* The host-local steps of the hierarchical collectives (barrier_hier.c,
- * bcast_hier.c, collect_hier.c).  When a job spans hosts every AMO goes
+/* The host-local steps of the hierarchical collectives (bcast_hier.c,
+ * collect_hier.c; barrier_hier.c keeps to the barrier words).  When a job spans hosts every AMO goes
  * through the network (the atomicity rule, DESIGN.md "Many hosts"), even
  * to a PE on my host, so a flag AMO would turn each shared-memory step into
  * a network round trip.  These steps count on the one-line mailboxes

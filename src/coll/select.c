@@ -333,7 +333,9 @@ void shoal_team_barrier(struct shoal_team *t)
  * running, so Shoal's 2-PE runs used SCHED_FIFO (chrt -f 10) to get one
  * core per PE, and the 4- and 8-PE runs nice -n -15.  Command:
  *   SHMEM_REDUCE_ALGORITHM=<alg> chrt -f 10 build/bin/oshrun -np 2 coll_algs reduce 524288
- * (bench/coll/coll_algs.c, median of 7 batches; us per call, long sum).
+ * (bench/coll/coll_algs.c, since replaced by the runner's
+ * `bench/run --programs reduce_algorithms --algorithms`, the same
+ * back-to-back slowest-PE method; median of 7 batches; us per call, long sum).
  *   2 PEs      8 B   128 B  512 B  2 KiB  8 KiB  32 KiB  128 KiB  512 KiB
  *   recdbl    0.16   0.26   0.39   0.95   2.02    7.26    27.3     59.3
  *   rsag      0.36   0.39   0.67   0.90   1.47    4.37    16.1     41.0

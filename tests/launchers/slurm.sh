@@ -1,18 +1,23 @@
 #!/bin/bash
-# Shoal under real Slurm on this one machine: a private cluster of one node
-# (slurmctld, slurmd and munged started here, everything in a temporary
-# directory, removed again on exit, whatever happens), then Shoal jobs
-# started through srun, each checking its own results.
+# Shoal under real Slurm on this one machine: a private cluster
+# (slurm_cluster.sh: slurmctld, slurmd and munged started here, everything
+# in a temporary directory and removed again on exit, whatever happens),
+# then Shoal jobs started through srun, each checking its own results.
 #
 #   slurm.sh BIN_DIR OSHRUN CHECK
 #     BIN_DIR  the build's tests/bin (launch_ranks, core_hello, api_*, core_faulty)
 #     CHECK    pmix     srun --mpi=pmix -n 1,3,4 and 8 on fewer CPUs (overcommit)
-#              pmi2     the same through srun --mpi=pmi2
-#              failure  one task segfaults: srun ends non-zero, no task left
+#              pmi2     the same through srun --mpi=pmi2 (and PMI-1 through it)
+#              failure  under pmix and pmi2: a task segfaults or exits 3 (srun -K),
+#                       a PE calls shmem_global_exit: the job ends, no task left
 #              oshrun   oshrun inside an allocation: local on one node, and
 #                       handed to srun when given the node (SHOAL_LAUNCHER=srun)
-#              cmd ...  run the command inside the cluster (to reproduce by hand)
-# Exit status: 0 passed, 1 failed, 77 Slurm or munge not installed (skipped).
+#              nodes    two nodes (network namespaces): pmix and pmi2 jobs
+#                       across them, oshrun's handover in a two-node
+#                       allocation, a task failing on the second node
+#              cmd ...  run the command on a one-node cluster (to reproduce by hand)
+# The checks but "nodes" use a one-node cluster.  Exit status: 0 passed,
+# 1 failed, 77 skipped (Slurm or munge not installed, no cgroup file system).
 set -u
 bin=$1
 oshrun=$2
@@ -31,156 +36,33 @@ if [ "$(id -u)" != 0 ]; then
     exit 1
 fi
 
-# ---- a private cluster ------------------------------------------------------
-# All state lives in $T: config, keys, sockets, spool, logs.  Ports are
-# picked free, so a site's own Slurm (6817/6818) is never disturbed.
-T=$(mktemp -d /tmp/shoal-slurm.XXXXXX)
-chmod 700 "$T"
-export SLURM_CONF=$T/slurm.conf
-pids=()   # daemons started here, stopped in reverse order
-
-# Processes of this cluster still running one of the test programs: found by
-# executable and by this cluster's SLURM_CONF in their environment, so
-# another job running the same binaries is never counted (or killed).
-leftovers() {
-    local pid
-    for pid in $(pgrep -f "^($bin/|slurmstepd: )"); do
-        { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -qx "SLURM_CONF=$SLURM_CONF" || continue
-        case "$(ps -o stat= -p "$pid" 2>/dev/null)" in Z*|"") ;; *) echo "$pid" ;; esac
-    done
-}
-
-teardown() {
-    local status=$?
-    trap - EXIT INT TERM
-    if [ ${#pids[@]} -gt 0 ]; then
-        scancel --full --quiet --partition=shoal 2>/dev/null
-        for _ in $(seq 50); do [ -z "$(leftovers)" ] && break; sleep 0.1; done
-        for pid in $(leftovers); do kill -9 "$pid" 2>/dev/null; done
-        for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null; done
-        for pid in "${pids[@]}"; do
-            for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-            kill -9 "$pid" 2>/dev/null
-            wait "$pid" 2>/dev/null
-        done
-    fi
-    if [ "$status" != 0 ] && [ "${KEEP_LOGS:-}" = "" ]; then
-        for log in "$T"/*.log; do
-            [ -s "$log" ] && { echo "---- $(basename "$log") (last lines)"; tail -n 15 "$log"; }
-        done
-    fi
-    rm -rf "$T"
-    exit "$status"
-}
-trap teardown EXIT
-trap 'exit 1' INT TERM
-
-free_port() {
-    local p
-    for _ in $(seq 100); do
-        p=$((20000 + RANDOM % 20000))
-        ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo $p; return; }
-    done
-    echo 0
-}
-
-node=$(hostname -s)
+. "$(dirname "$0")/slurm_cluster.sh"
 ncpu=$(nproc)
-start_munge() {
-    mkdir -p "$T/munge"
-    chmod 711 "$T/munge"   # munged wants its socket's directory searchable by all
-    head -c 1024 /dev/urandom >"$T/munge/munge.key"
-    chmod 400 "$T/munge/munge.key"
-    munged -F --force --socket="$T/munge/socket" --key-file="$T/munge/munge.key" \
-        --pid-file="$T/munge/munged.pid" --log-file="$T/munged.log" --seed-file="$T/munge/seed" >"$T/munged.stderr" 2>&1 &
-    pids+=($!)
-    for _ in $(seq 50); do
-        munge -n -S "$T/munge/socket" 2>/dev/null | unmunge -S "$T/munge/socket" >/dev/null 2>&1 && return 0
-        sleep 0.1
-    done
-    say "munged does not answer on $T/munge/socket"
-    return 1
-}
-
-write_conf() {
-    mkdir -p "$T/state" "$T/spool" "$T/tmp"
-    : >"$T/plugstack.conf"
-    cat >"$SLURM_CONF" <<EOF
-# Written by tests/launchers/slurm.sh: a one-node cluster for Shoal's tests.
-ClusterName=shoaltest
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=$(free_port)
-SlurmdPort=$(free_port)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$T/munge/socket
-CredType=cred/munge
-StateSaveLocation=$T/state
-SlurmdSpoolDir=$T/spool
-SlurmctldPidFile=$T/slurmctld.pid
-SlurmdPidFile=$T/slurmd.pid
-SlurmctldLogFile=$T/slurmctld.log
-SlurmdLogFile=$T/slurmd.log
-SlurmctldDebug=info
-SlurmdDebug=info
-PlugStackConfig=$T/plugstack.conf
-TmpFS=$T/tmp
-# No cgroups, no accounting: processes are tracked through /proc.
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-SwitchType=switch/none
-MpiDefault=none
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-ReturnToService=2
-KillWait=2
-MinJobAge=5
-InactiveLimit=0
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$ncpu State=UNKNOWN
-PartitionName=shoal Nodes=$node Default=YES MaxTime=10 State=UP
-EOF
-}
-
-start_slurm() {
-    slurmctld -D -c -f "$SLURM_CONF" >"$T/slurmctld.stderr" 2>&1 &   # -D also logs to stderr
-    pids+=($!)
-    slurmd -D -N "$node" -f "$SLURM_CONF" >"$T/slurmd.stderr" 2>&1 &
-    pids+=($!)
-    local state=
-    for _ in $(seq 150); do
-        state=$(sinfo -h -n "$node" -o %T 2>/dev/null)
-        [ "$state" = idle ] && return 0
-        for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { say "a Slurm daemon exited at start"; return 1; }; done
-        sleep 0.2
-    done
-    say "node $node did not become idle in 30 s (state: ${state:-none})"
-    return 1
-}
-
+nnodes=1
+[ "$check" = nodes ] && nnodes=2
 start=$(date +%s%N)
-start_munge || exit 1
-write_conf
-start_slurm || exit 1
-say "cluster up in $((($(date +%s%N) - start) / 1000000)) ms: node $node, $ncpu CPUs, $(srun --version)"
+cluster_up $nnodes || exit 1
+say "cluster up in $((($(date +%s%N) - start) / 1000000)) ms: $nnodes node(s) (${nodes[*]}), $ncpu CPUs each," \
+    "$(srun --version)"
+deadline=$((SECONDS + ${SLURM_TEST_BUDGET:-240}))   # under ctest's TIMEOUT, so the cluster is always removed
 
 # ---- the checks -------------------------------------------------------------
-# run NAME WANT_STATUS WANT_OUTPUT command...: the command ends within 60 s
-# with that status (or any failure: "nonzero"), its output matches the
-# extended regex WANT_OUTPUT (when not empty), and no task is left running.
+# run NAME WANT_STATUS WANT_OUTPUT command...: the command, run on the head,
+# ends within 60 s with that status (or any failure: "nonzero"), its output
+# matches the extended regex WANT_OUTPUT (when not empty), and no task is
+# left running.
 run() {
     local name=$1 want=$2 regex=$3
     shift 3
+    local limit=$((deadline - SECONDS))
+    [ $limit -gt 60 ] && limit=60
+    [ $limit -gt 0 ] || { fail "$name: not run, out of time"; return; }
     local t0=$(date +%s%N)
-    timeout -k 5 60 "$@" >"$T/out" 2>&1
+    timeout -k 5 $limit "${head_cmd[@]}" "$@" >"$T/out" 2>&1
     local got=$? ms=$((($(date +%s%N) - t0) / 1000000))
     local ok=1
-    if [ "$ms" -ge 60000 ]; then
-        fail "$name: still running after 60 s"; ok=0
+    if [ "$ms" -ge $((limit * 1000)) ]; then
+        fail "$name: still running after $limit s"; ok=0
     elif [ "$want" = nonzero ]; then
         [ "$got" != 0 ] || { fail "$name: exit status 0, want a failure"; ok=0; }
     else
@@ -196,8 +78,8 @@ run() {
     fi
 }
 
-# srun's --overcommit when there are fewer CPUs than tasks.
-over() { [ "$1" -gt "$ncpu" ] && echo --overcommit; }
+# srun's --overcommit when the cluster has fewer CPUs than tasks.
+over() { [ "$1" -gt $((ncpu * nnodes)) ] && echo --overcommit; }
 
 # The programs that check their own results, at 1, 3, 4 PEs and 8 on fewer
 # CPUs.  launch_ranks also checks the ranks srun gave, and Shoal's banner
@@ -240,17 +122,45 @@ check_oshrun() {
     run "salloc -n 3 oshrun -np 3 (one node: oshrun's own launch)" 0 "^Shoal .*, 3 PEs on 1 host\(s\), bootstrap local\$" \
         salloc -Q $(over 3) -n 3 env SHMEM_VERSION=1 SHOAL_LAUNCHER_SHOW=1 "$oshrun" -np 3 "$bin/launch_ranks" 3 oshrun
     grep -q "^oshrun: .*srun" "$T/out" && fail "oshrun handed a one-node job to srun"
-    run "salloc -n 3 oshrun --host $node -np 3 (handed to srun)" 0 "^oshrun: .*/srun --mpi=pmix -n 3 --nodelist $node " \
+    local node=${nodes[0]}
+    run "salloc -n 3 oshrun --host $node -np 3 (handed to srun)" 0 "^oshrun: .*/srun --mpi=pmix -K1 -n 3 --nodelist $node " \
         salloc -Q $(over 3) -n 3 env SHMEM_VERSION=1 SHOAL_LAUNCHER=srun SHOAL_LAUNCHER_SHOW=1 \
         "$oshrun" --host "$node" -np 3 "$bin/launch_ranks" 3 srun
     grep -Eq "^Shoal .*, 3 PEs on 1 host\(s\), bootstrap pmix\$" "$T/out" ||
         fail "oshrun's handover did not start a PMIx job of 3 PEs: $(cat "$T/out")"
 }
 
+# Two nodes: PEs on both, block and cyclic, reach each other through the
+# network transport; oshrun in a two-node allocation hands the job to srun
+# by itself; a task dying on the second node ends the job on both.
+check_nodes() {
+    for mpi in pmix pmi2; do
+        for np in 2 3 5; do
+            run "srun --mpi=$mpi -N 2 -n $np launch_ranks" 0 "^Shoal .*, $np PEs on 2 host\(s\), bootstrap $mpi\$" \
+                env SHMEM_VERSION=1 srun $(over $np) -N 2 -n $np --mpi="$mpi" "$bin/launch_ranks" "$np" srun
+        done
+        run "srun --mpi=$mpi -N 2 -n 5 -m cyclic launch_ranks" 0 "^Shoal .*, 5 PEs on 2 host\(s\), bootstrap $mpi\$" \
+            env SHMEM_VERSION=1 srun $(over 5) -N 2 -n 5 -m cyclic --mpi="$mpi" "$bin/launch_ranks" 5 srun
+        for prog in core_hello api_rma api_amo; do
+            run "srun --mpi=$mpi -N 2 -n 3 $prog" 0 "" srun -N 2 -n 3 --mpi="$mpi" "$bin/$prog"
+        done
+        run "srun -K --mpi=$mpi -N 2 -n 4 -m cyclic: task 1 (second node) segfaults" nonzero \
+            "${nodes[1]}: task 1: (Segmentation fault|Exited with exit code)" \
+            srun -K -N 2 -n 4 -m cyclic --mpi="$mpi" "$bin/core_faulty" segv
+    done
+    run "salloc -N 2 -n 4 oshrun -np 4 (handed to srun)" 0 "^oshrun: .*/srun --mpi=pmix -K1 -n 4 " \
+        salloc -Q -N 2 -n 4 env SHMEM_VERSION=1 SHOAL_LAUNCHER_SHOW=1 "$oshrun" -np 4 "$bin/launch_ranks" 4 srun
+    grep -Eq "^Shoal .*, 4 PEs on 2 host\(s\), bootstrap pmix\$" "$T/out" ||
+        fail "oshrun's handover did not start a PMIx job of 4 PEs on 2 hosts: $(cat "$T/out")"
+}
+
 case "$check" in
 pmix | pmi2)
-    srun --mpi=list 2>&1 | grep -q "$check" || { fail "srun --mpi=list offers no $check: $(srun --mpi=list 2>&1)"; exit 1; }
+    srun --mpi=list 2>&1 | grep -q "$check" || { say "srun --mpi=list offers no $check: $(srun --mpi=list 2>&1)"; exit 1; }
     check_bootstrap "$check" "$check"
+    # The checks can fail: a job of 3 tasks told to expect 4 must not pass.
+    run "srun --mpi=$check -n 3 launch_ranks 4 (wrong count: must fail)" nonzero "shmem_n_pes\(\) is 3, the job has 4 tasks" \
+        srun $(over 3) -n 3 -K --mpi="$check" "$bin/launch_ranks" 4 srun
     if [ "$check" = pmi2 ]; then   # Slurm's pmi2 plugin also answers PMI-1
         SHOAL_BOOTSTRAP=pmi1 check_bootstrap pmi2 pmi1
     fi
@@ -262,9 +172,12 @@ failure)
 oshrun)
     check_oshrun
     ;;
+nodes)
+    check_nodes
+    ;;
 cmd)
     shift 3
-    "$@"
+    on_head "$@"
     exit
     ;;
 *)

@@ -184,6 +184,11 @@ static void exchange_cards(struct shoal_ofi_card *mine)
 int shoal_ofi_init(void)
 {
     struct shoal_ofi_card mine = {0};
+    /* libpsm2 (loaded with libfabric's psm2 provider) installs a SIGSEGV
+     * handler that turns a crash into "exit 1" plus a backtrace; launchers
+     * other than oshrun (srun, mpirun) would then not report the signal */
+    setenv("IPATH_NO_BACKTRACE", "1", 0);
+    setenv("HFI_NO_BACKTRACE", "1", 0);
     shoal_ofi.info = choose_provider();
     shoal_ofi.prov = shoal_ofi.info->fabric_attr->prov_name;
     open_domain();
