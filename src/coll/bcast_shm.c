@@ -30,14 +30,16 @@ static void announce_arrival(const struct coll_call *c, int root)
 void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root)
 {
     if (c->me == root) {
-        ring_publish(c, src, n, c->n - 1);
+        ring_publish(c, src, n);
         if (dest != src)
             memcpy(dest, src, n);
         if (!c->synced)
             await_arrivals(c, ring_entry(c));
+        ring_done(c);
         return;
     }
     if (!c->synced)
         announce_arrival(c, root);
     ring_take(c, root, dest, 0, n);
+    ring_done(c);
 }

@@ -46,7 +46,6 @@ enum { COLL_BCAST_RING = 4, COLL_BCAST_SHM_BYTES = 504 };
 struct coll_bcast_entry {
     uint64_t ready;                                /* epoch of the call published here */
     unsigned char data[COLL_BCAST_SHM_BYTES];      /* the first 56 bytes share ready's line */
-    _Alignas(64) uint64_t done;                    /* copies taken out, ever */
     _Alignas(64) uint64_t arrived;                 /* members that entered, when the root must know */
 };
 
@@ -57,6 +56,7 @@ struct coll_area {
     uint64_t line_seen[COLL_BANKS][COLL_LINES];
     struct coll_line line[COLL_BANKS][COLL_LINES] __attribute__((aligned(64)));
     struct coll_bcast_entry bcast_ring[COLL_BCAST_RING];
+    _Alignas(64) uint64_t ring_taken[COLL_BCAST_RING];   /* per entry index: epoch of my last ring call there */
     _Alignas(64) char buf[];                  /* receive scratch of the scratch-based algorithms */
 };
 #define COLL_AREA_BUF_BYTES (SHOAL_COLL_SCRATCH_BYTES - sizeof(struct coll_area))
@@ -77,7 +77,8 @@ struct coll_call {
     struct coll_line *line;      /* COLL_LINES one-line mailboxes (team calls only, else NULL) */
     uint64_t *line_seen;
     struct coll_bcast_entry *bcast_ring;   /* whole-team calls only, else NULL */
-    uint64_t *bcast_expect;      /* per entry of my ring: copies, then arrivals, counted once members catch up */
+    uint64_t *bcast_expect;      /* per entry of my ring: epoch of its last use, then arrivals expected */
+    uint64_t *ring_taken;        /* my ring_taken words (slot 0) */
     uint64_t epoch;              /* collectives begun on the team: the same on every member */
     bool synced;                 /* a barrier on the team since its previous call: all members left it */
 };
@@ -204,8 +205,9 @@ struct coll_reduce {
 void bcast_linear(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
 /* Publish-and-copy through each member's ring (ring.c; needs c->bcast_ring). */
 struct coll_bcast_entry *ring_entry(const struct coll_call *c);   /* mine for this call */
-void ring_publish(const struct coll_call *c, const void *src, size_t n, int readers);
+void ring_publish(const struct coll_call *c, const void *src, size_t n);
 void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n);
+void ring_done(const struct coll_call *c);   /* every member, after its last take of the call */
 /* Need c->bcast_ring and at most COLL_BCAST_SHM_BYTES published; bcast_shm
  * updates the root's dest too (team calls). */
 void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
