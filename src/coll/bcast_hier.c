@@ -23,22 +23,6 @@ static int index_on_host(const struct coll_hosts *h, int m)
     return k;
 }
 
-/* The representatives' list outlives the network phase's algorithm, which
- * may use cc_tmp itself: so a buffer of our own (grows, per thread). */
-static int *reps_buffer(int n)
-{
-    static __thread int *buf;
-    static __thread int cap;
-    if (n > cap) {
-        int *p = realloc(buf, n * sizeof(int));
-        if (!p)
-            shoal_fatal("shmem_broadcast", "out of memory for a list of %d hosts", n);
-        buf = p;
-        cap = n;
-    }
-    return buf;
-}
-
 void bcast_hier(struct shoal_team *t, void *dest, const void *src, size_t n, int root)
 {
     const struct coll_hosts *h = coll_team_hosts(t);
@@ -51,7 +35,7 @@ void bcast_hier(struct shoal_team *t, void *dest, const void *src, size_t n, int
         return;
     }
     host_await(&host, L_ARRIVE, h->n_host - 1);
-    int *reps = reps_buffer(h->n_hosts);
+    int *reps = (int *)cc_tmp((size_t)h->n_hosts * sizeof(int), 4);   /* 0-3: the network phase */
     memcpy(reps, h->leader_pes, h->n_hosts * sizeof(int));
     reps[root_host] = shoal_team_pe(t, root);
     struct coll_call leaders = coll_team_phase(t, BANK_LEADERS, reps, h->n_hosts, my_host);

@@ -155,7 +155,8 @@ int cc_log2_ceil(int n);
 int cc_pow2_floor(int n);
 
 /* Private temporary memory (grows, never shrinks; per thread).  which: 0-2
- * for algorithms, 3 for offset tables of the callers that compose them. */
+ * for algorithms, 3 for offset tables of the callers that compose them, 4
+ * for the hierarchical collectives (their network phase may use 0-3). */
 void *cc_tmp(size_t bytes, int which);
 
 /* ---- the call's setup from a team or an active set (group.c) ---- */

@@ -22,21 +22,6 @@ enum { L_ARRIVE = 0, L_DATA = 1 };    /* host lines */
 enum { F_ARRIVE = 60, F_DATA = 61 };  /* leaders' flags of the interleaved exchange (above the algorithms') */
 enum { SIZES_AT = 64 };               /* host scratch: my size at 0, the team's sizes from here */
 
-/* Private offset tables (the network algorithms may use cc_tmp). */
-static size_t *tables(size_t n)
-{
-    static __thread size_t *buf;
-    static __thread size_t cap;
-    if (n > cap) {
-        size_t *p = realloc(buf, n * sizeof(size_t));
-        if (!p)
-            shoal_fatal("shmem_collect", "out of memory for offset tables of %zu entries", n);
-        buf = p;
-        cap = n;
-    }
-    return buf;
-}
-
 /* Every leader puts its host's blocks into every other leader's dest. */
 static void exchange_interleaved(const struct coll_call *L, const struct coll_hosts *h, const struct coll_blocks *b)
 {
@@ -66,7 +51,7 @@ static void exchange_leaders(const struct coll_call *L, const struct coll_hosts 
         exchange_interleaved(L, h, b);
         return;
     }
-    size_t *hoff = tables(2 * (size_t)(P + L->n)) + 2 * (size_t)P, *hlen = hoff + L->n;
+    size_t *hoff = (size_t *)cc_tmp(2 * (size_t)(P + L->n) * sizeof(size_t), 4) + 2 * (size_t)P, *hlen = hoff + L->n;
     for (int i = 0, host = 0; host < L->n; host++) {
         int first = i;
         while (i < P && h->member_host[i] == host)
@@ -136,7 +121,7 @@ bool collect_hier(struct shoal_team *t, void *dest, const void *src, size_t nbyt
     host_await(&host, L_ARRIVE, h->n_host - 1);
     struct coll_blocks b = {.dest = dest, .mine = NULL, .len0 = nbytes};
     if (!fixed) {
-        size_t *off = tables(2 * (size_t)(P + h->n_hosts));
+        size_t *off = (size_t *)cc_tmp(2 * (size_t)(P + h->n_hosts) * sizeof(size_t), 4);   /* 0-3: the network phase */
         b.off = off;
         b.len = off + P;
         sizes_to_offsets(t, h, &host, nbytes, off, off + P);

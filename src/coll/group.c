@@ -169,8 +169,8 @@ int cc_pow2_floor(int n)
 
 void *cc_tmp(size_t bytes, int which)
 {
-    static __thread void *mem[4];
-    static __thread size_t cap[4];
+    static __thread void *mem[5];
+    static __thread size_t cap[5];
     if (bytes > cap[which]) {
         size_t want = bytes < 4096 ? 4096 : bytes;
         void *p = realloc(mem[which], want);
