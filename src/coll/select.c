@@ -28,7 +28,6 @@
 int coll_fake_hosts;
 bool coll_no_loadstore;
 static bool hier_enabled;
-static int cores = 1;   /* this PE may run on; PEs per core = crowding */
 static int busiest_host_pes = 1;   /* PEs on the job's most crowded host */
 
 /* ---- names ---- */
@@ -125,7 +124,6 @@ void shoal_coll_init(void)
     coll_fake_hosts = (int)shoal_cfg.coll_fake_hosts;
     coll_no_loadstore = shoal_cfg.coll_no_loadstore;
     hier_enabled = shoal_cfg.coll_hier;
-    cores = shoal.machine_cpus;   /* all the PEs' CPUs: a PE bound to one core is not crowded */
     busiest_host_pes = most_pes_on_a_host();
     generation++;
     initialized = true;
@@ -160,6 +158,7 @@ static struct model model_for(const struct coll_shape *s)
      * memory every member is on my host; across hosts take the job's most
      * crowded host (my own host's count differs from host to host). */
     int pes_here = s->shm ? shoal.machine_pes : busiest_host_pes;
+    int cores = shoal.machine_cpus;   /* all the PEs' CPUs together: a PE bound to one core is not crowded */
     if (pes_here > cores) {
         /* Fitted to 1-element reductions at 4 and 8 PEs on 2 cores: a step
          * costs about 1.2 us x (PEs per core)^2. */
