@@ -75,7 +75,7 @@ static bool host_shares_memory(const struct coll_hosts *h)
 void barrier_hier(struct shoal_team *t)
 {
     const struct coll_hosts *h = coll_team_hosts(t);
-    struct shoal_psync *ps = &t->psync[0];
+    struct shoal_psync *ps = coll_psync(t, 0);
     uint64_t epoch = ++t->barrier_epoch;
     bool shm = host_shares_memory(h);
     if (h->my_leader_idx < 0) {

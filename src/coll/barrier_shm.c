@@ -8,7 +8,7 @@
 void shoal_barrier_shm(struct shoal_team *t)
 {
     int n = t->n_pes;
-    struct shoal_psync *r = shoal_ptr(&t->psync[0], shoal_team_pe(t, 0));
+    struct shoal_psync *r = shoal_ptr(coll_psync(t, 0), shoal_team_pe(t, 0));
     t->barrier_epoch++;
     uint64_t gen = __atomic_load_n(&r->release, __ATOMIC_ACQUIRE);
     if (__atomic_add_fetch(&r->arrive, 1, __ATOMIC_ACQ_REL) == (uint64_t)n) {

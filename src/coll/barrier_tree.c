@@ -23,10 +23,10 @@ void barrier_tree_call(const struct coll_call *c)
 
 void shoal_barrier_tree(struct shoal_team *t)
 {
-    struct coll_area *a = (struct coll_area *)t->psync[0].coll;
+    struct coll_area *a = (struct coll_area *)coll_psync(t, 0)->coll;
     struct coll_call c = {
         .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
-        .flag = &t->psync[0].barrier[TREE_WORD], .seen = &a->barrier_seen[TREE_WORD],
+        .flag = &coll_psync(t, 0)->barrier[TREE_WORD], .seen = &a->barrier_seen[TREE_WORD],
     };
     t->barrier_epoch++;
     barrier_tree_call(&c);

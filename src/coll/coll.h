@@ -53,8 +53,6 @@ void shoal_barrier_tree(struct shoal_team *t);
  * shoal_config_load; fini frees nothing that outlives a team today. */
 void shoal_coll_init(void);
 void shoal_coll_fini(void);
-/* Team layer: call when a team is destroyed (frees its coll_state). */
-void shoal_coll_team_fini(struct shoal_team *t);
 
 /* team_sync: picks the barrier algorithm. */
 void shoal_team_barrier(struct shoal_team *t);

@@ -23,6 +23,20 @@
 
 #include "coll.h"
 
+/* ---- this PE's part of a team's pSync slot (a team extension, group.c) ---- */
+#define SHOAL_COLL_SCRATCH_BYTES 65536   /* struct coll_area; pages nobody touches cost no memory */
+struct shoal_psync {
+    uint64_t barrier[SHOAL_PSYNC_ROUNDS];   /* dissemination and tree barriers */
+    uint64_t arrive;      /* shared-memory barrier: arrivals counter (on the team's first PE) */
+    uint64_t release;     /* shared-memory barrier: epoch released (on the team's first PE) */
+    _Alignas(64) char coll[SHOAL_COLL_SCRATCH_BYTES];
+};
+extern int coll_team_ext;   /* the collectives' extension id */
+SHOAL_INLINE struct shoal_psync *coll_psync(const struct shoal_team *t, int slot)
+{
+    return shoal_team_ext_area(t, coll_team_ext, slot);
+}
+
 /* ---- layout of the coll[] part of a pSync slot ---- */
 enum {
     COLL_NFLAGS = 64,   /* flag words per bank (an active-set pSync holds one bank) */

@@ -15,18 +15,36 @@ struct coll_team_state {
     uint64_t bcast_expect[2 * COLL_BCAST_RING];   /* ring.c, bcast_shm.c: last use, then arrivals */
     uint64_t synced;    /* calls begun when the last barrier on the team completed */
     int slot;           /* slot of the current call */
+    unsigned used[SHOAL_PSYNC_PER_TEAM];   /* per slot: USED_* bits, what destroy must zero */
     bool hosts_ready;
     struct coll_hosts hosts;
 };
+/* Parts of a slot's coll_area some call used: the flag words, a bank's
+ * mailboxes, the ring.  Whatever a peer writes into mine belongs to a call
+ * I take part in, so my own record covers it. */
+enum { USED_FLAGS = 1u << COLL_BANKS, USED_RING = 2u << COLL_BANKS };
+
+int coll_team_ext;
+
+static void team_clear(struct shoal_team *t);
+static void team_fini(struct shoal_team *t);
+static const struct shoal_team_ext coll_ext = {
+    .name = "collectives", .bytes = sizeof(struct shoal_psync), .clear = team_clear, .team_fini = team_fini,
+};
+__attribute__((constructor)) static void register_ext(void)
+{
+    coll_team_ext = shoal_team_ext_register(&coll_ext);
+}
 
 static struct coll_team_state *state_of(struct shoal_team *t)
 {
-    if (SHOAL_UNLIKELY(!t->coll_state)) {
-        t->coll_state = calloc(1, sizeof(struct coll_team_state));
-        if (!t->coll_state)
+    void **state = &t->ext_state[coll_team_ext];
+    if (SHOAL_UNLIKELY(!*state)) {
+        *state = calloc(1, sizeof(struct coll_team_state));
+        if (!*state)
             shoal_fatal("shmem collective", "out of memory for per-team collective state");
     }
-    return t->coll_state;
+    return *state;
 }
 
 void coll_team_synced(struct shoal_team *t)
@@ -35,17 +53,50 @@ void coll_team_synced(struct shoal_team *t)
     st->synced = st->calls;
 }
 
-void shoal_coll_team_fini(struct shoal_team *t)
+static void team_fini(struct shoal_team *t)
 {
-    struct coll_team_state *st = t->coll_state;
-    if (!st)
-        return;
+    struct coll_team_state *st = t->ext_state[coll_team_ext];
     free(st->hosts.host_pes);
     free(st->hosts.host_members);
     free(st->hosts.leader_pes);
     free(st->hosts.member_host);
     free(st);
-    t->coll_state = NULL;
+    t->ext_state[coll_team_ext] = NULL;
+}
+
+static struct coll_area *area_of(const struct shoal_team *t, int slot)
+{
+    return (struct coll_area *)coll_psync(t, slot)->coll;
+}
+
+#define ZERO(x) memset(&(x), 0, sizeof(x))
+
+/* Destroy: zero what the team's calls used, and the barrier words (barriers
+ * keep no record), so a team that only ever synchronised touches a page or
+ * two instead of the whole slot.  The data scratch (buf) needs no zeroing:
+ * every byte read there was written in the same call. */
+static void team_clear(struct shoal_team *t)
+{
+    struct coll_team_state *st = t->ext_state[coll_team_ext];
+    struct shoal_psync *p0 = coll_psync(t, 0);
+    memset(p0, 0, offsetof(struct shoal_psync, coll));
+    ZERO(area_of(t, 0)->barrier_seen);
+    for (int s = 0; st && s < SHOAL_PSYNC_PER_TEAM; s++) {
+        struct coll_area *a = area_of(t, s);
+        if (st->used[s] & USED_FLAGS) {
+            ZERO(a->flag);
+            ZERO(a->seen);
+        }
+        for (int b = 0; b < COLL_BANKS; b++)
+            if (st->used[s] & 1u << b) {
+                ZERO(a->line_seen[b]);
+                ZERO(a->line[b]);
+            }
+        if (st->used[s] & USED_RING) {
+            ZERO(a->bcast_ring);
+            ZERO(a->ring_taken);
+        }
+    }
 }
 
 static bool reachable(const int *pes, int n, int start, int stride)
@@ -56,15 +107,12 @@ static bool reachable(const int *pes, int n, int start, int stride)
     return true;
 }
 
-static struct coll_area *area_of(struct shoal_team *t, int slot)
-{
-    return (struct coll_area *)t->psync[slot].coll;
-}
-
 struct coll_call coll_team_call(struct shoal_team *t, int bank)
 {
     struct coll_team_state *st = state_of(t);
     st->slot = (int)(st->calls++ % SHOAL_PSYNC_PER_TEAM);
+    st->used[st->slot] |= USED_FLAGS | 1u << bank;
+    st->used[0] |= USED_RING;
     struct coll_area *a = area_of(t, st->slot);
     return (struct coll_call){
         .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
@@ -81,7 +129,9 @@ struct coll_call coll_team_call(struct shoal_team *t, int bank)
  * while its own host is still in the first phase. */
 struct coll_call coll_team_phase(struct shoal_team *t, int bank, const int *pes, int n, int me)
 {
-    struct coll_area *a = area_of(t, state_of(t)->slot);
+    struct coll_team_state *st = state_of(t);
+    st->used[st->slot] |= USED_FLAGS | 1u << bank;
+    struct coll_area *a = area_of(t, st->slot);
     size_t half = (COLL_AREA_BUF_BYTES / 2) & ~(size_t)63;
     return (struct coll_call){
         .n = n, .me = me, .members = pes, .flag = a->flag[bank], .seen = a->seen[bank],

@@ -1,9 +1,7 @@
 /* Out-of-line halves of RMA and AMO: the network path, error reports,
  * strided transfers, put-with-signal and ordering. */
 #include "shoal.h"
-#include "../team/team.h"
 
-SHOAL_EXPORT struct shoal_ctx shoal_ctx_default = {.team = &shoal_team_world};
 const struct shoal_remote_ops *shoal_remote;
 
 /* A PE is unreachable for an address when it is not symmetric, or when no

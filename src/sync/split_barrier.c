@@ -43,9 +43,21 @@ static int rounds_for(int n)
     return k;
 }
 
+/* Forget t's split state (team destroy, finalize). */
+static void team_fini(struct shoal_team *t);
+/* Its area is a few lines: destroy zeroes it all (no clear callback). */
+static const struct shoal_team_ext split_ext = {
+    .name = "split-phase barrier", .bytes = sizeof(struct shoal_split_area), .team_fini = team_fini,
+};
+int shoal_split_team_ext;
+__attribute__((constructor)) static void register_ext(void)
+{
+    shoal_split_team_ext = shoal_team_ext_register(&split_ext);
+}
+
 static struct shoal_split_state *state_of(struct shoal_team *t, const char *routine)
 {
-    struct shoal_split_state *s = t->split_state;
+    struct shoal_split_state *s = t->ext_state[shoal_split_team_ext];
     if (SHOAL_LIKELY(s))
         return s;
     s = calloc(1, sizeof *s);
@@ -54,7 +66,7 @@ static struct shoal_split_state *state_of(struct shoal_team *t, const char *rout
     s->team = t;
     s->algo = shoal_split_choose(t, routine);
     s->n_rounds = rounds_for(t->n_pes);
-    t->split_state = s;
+    t->ext_state[shoal_split_team_ext] = s;
     return s;
 }
 
@@ -108,7 +120,7 @@ static void progress_hook(void *arg)
 
 bool shoal_split_test(struct shoal_team *t)
 {
-    struct shoal_split_state *s = __atomic_load_n(&t->split_state, __ATOMIC_ACQUIRE);
+    struct shoal_split_state *s = __atomic_load_n(&t->ext_state[shoal_split_team_ext], __ATOMIC_ACQUIRE);
     if (!s)
         return true;
     pthread_mutex_lock(&split_lock);
@@ -126,7 +138,7 @@ enum { POLLS_BEFORE_YIELD = 64 };
 
 bool shoal_split_poll(struct shoal_team *t)
 {
-    struct shoal_split_state *s = __atomic_load_n(&t->split_state, __ATOMIC_ACQUIRE);
+    struct shoal_split_state *s = __atomic_load_n(&t->ext_state[shoal_split_team_ext], __ATOMIC_ACQUIRE);
     shoal_poll();   /* a network transport with manual progress delivers our flags here */
     if (shoal_split_test(t)) {
         if (s)
@@ -179,15 +191,15 @@ void shoal_split_start(struct shoal_team *t, const char *routine)
     pthread_mutex_unlock(&split_lock);
 }
 
-void shoal_split_team_fini(struct shoal_team *t)
+static void team_fini(struct shoal_team *t)
 {
     pthread_mutex_lock(&split_lock);
-    struct shoal_split_state *s = t->split_state;
+    struct shoal_split_state *s = t->ext_state[shoal_split_team_ext];
     if (s) {
         if (s->pending)
             unlink_pending(s);
         free(s);
-        t->split_state = NULL;
+        t->ext_state[shoal_split_team_ext] = NULL;
     }
     pthread_mutex_unlock(&split_lock);
 }

@@ -12,18 +12,16 @@
 #define SHOAL_SPLIT_BARRIER_H
 
 #include "../team/team.h"
-#include "split_scratch.h"
 
-/* This PE's part of a team's pSync slot reserved for split barriers
- * (psync[s].split).  Same offset on every member. */
+/* This PE's part of a team's pSync slot reserved for split barriers (a team
+ * extension, split_barrier.c).  Same offset on every member. */
 struct shoal_split_area {
     uint64_t put[SHOAL_PSYNC_ROUNDS];   /* put variant: round flags, one buffer per slot */
     uint64_t amo[SHOAL_PSYNC_ROUNDS];   /* amo variant: round arrival counts (slot 0 only) */
     uint64_t arrive;                    /* shm variant: arrivals (slot 0 of the team's first PE) */
     uint64_t release;                   /* shm variant: last barrier completed there */
 };
-_Static_assert(sizeof(struct shoal_split_area) <= SHOAL_SPLIT_SCRATCH_BYTES,
-               "SHOAL_SPLIT_SCRATCH_BYTES too small for struct shoal_split_area");
+extern int shoal_split_team_ext;   /* the split barrier's extension id */
 
 struct shoal_split_state;
 
@@ -40,8 +38,8 @@ extern const struct shoal_split_algo shoal_split_put;
 extern const struct shoal_split_algo shoal_split_amo;
 extern const struct shoal_split_algo shoal_split_shm;
 
-/* Per-team private state (t->split_state), created at the team's first
- * split barrier. */
+/* Per-team private state (the extension's state of the team), created at
+ * the team's first split barrier. */
 struct shoal_split_state {
     struct shoal_team *team;
     const struct shoal_split_algo *algo;
@@ -57,7 +55,7 @@ struct shoal_split_state {
 /* The split area of this PE in slot `slot` of team t. */
 SHOAL_INLINE struct shoal_split_area *shoal_split_area_of(struct shoal_team *t, int slot)
 {
-    return (struct shoal_split_area *)t->psync[slot].split;
+    return shoal_team_ext_area(t, shoal_split_team_ext, slot);
 }
 
 /* Member (me + d) mod n as a world PE, the partner a dissemination round signals. */
@@ -81,7 +79,5 @@ void shoal_split_wait(struct shoal_team *t);
 /* The algorithm SHOAL_SPLIT_BARRIER chooses for team t (routine: for the error). */
 const struct shoal_split_algo *shoal_split_choose(const struct shoal_team *t, const char *routine);
 
-/* Forget t's split state (team destroy, finalize). */
-void shoal_split_team_fini(struct shoal_team *t);
 
 #endif

@@ -30,10 +30,15 @@ static int teams_max(void)
 
 int shoal_pool_words(void) { return (teams_max() + 63) / 64; }
 
+/* Offset in a block of destroy's barrier words, after the agreement scratch. */
+static size_t last_words_at(void)
+{
+    return round_up(SHOAL_PSYNC_PER_TEAM * shoal_team_slot_bytes + shoal_slot_agree_bytes(), SHOAL_CACHELINE);
+}
+
 static size_t pool_block_bytes(void)
 {
-    return round_up(SHOAL_PSYNC_PER_TEAM * sizeof(struct shoal_psync) + shoal_slot_agree_bytes(),
-                    SHOAL_CACHELINE);
+    return last_words_at() + round_up(SHOAL_PSYNC_ROUNDS * sizeof(uint64_t), SHOAL_CACHELINE);
 }
 
 /* Colour exchange: (tag, payload) per world PE. */
@@ -41,6 +46,7 @@ static size_t color_area_bytes(void) { return round_up((size_t)shoal.n_pes * 16,
 
 size_t shoal_teams_internal_bytes(void)
 {
+    shoal_team_ext_layout();
     size_t blocks = (size_t)SHOAL_SLOTS_PREDEFINED + teams_max();
     return blocks * pool_block_bytes() + color_area_bytes() + 2 * SHOAL_CACHELINE;
 }
@@ -48,6 +54,7 @@ size_t shoal_teams_internal_bytes(void)
 /* At init, in the same order on every PE (internal memory is symmetric). */
 void shoal_pool_init(void)
 {
+    shoal_team_ext_layout();
     n_blocks = SHOAL_SLOTS_PREDEFINED + teams_max();
     block_stride = pool_block_bytes();
     pool = shoal_internal_alloc((size_t)n_blocks * block_stride);
@@ -67,14 +74,19 @@ void shoal_pool_fini(void)
     color_area = NULL;
 }
 
-struct shoal_psync *shoal_pool_psync(int slot)
+char *shoal_pool_psync(int slot)
 {
-    return (struct shoal_psync *)(pool + (size_t)slot * block_stride);
+    return pool + (size_t)slot * block_stride;
 }
 
 uint64_t *shoal_pool_agree_area(int slot)
 {
-    return (uint64_t *)(pool + (size_t)slot * block_stride + SHOAL_PSYNC_PER_TEAM * sizeof(struct shoal_psync));
+    return (uint64_t *)(pool + (size_t)slot * block_stride + SHOAL_PSYNC_PER_TEAM * shoal_team_slot_bytes);
+}
+
+uint64_t *shoal_pool_last_words(int slot)
+{
+    return (uint64_t *)(pool + (size_t)slot * block_stride + last_words_at());
 }
 
 uint64_t *shoal_pool_color_area(void) { return color_area; }
@@ -90,33 +102,18 @@ void shoal_pool_claim(int slot)
     avail[b / 64] &= ~(1ull << (b % 64));
 }
 
-/* A freed block is zeroed, so the next team finds it as new: the barriers
- * and collectives (coll/) and split-phase barriers (sync/) write flags with
- * per-team epochs or counts that restart with each team, and the agreement
- * cells are the team layer's own.  No PE writes into the block any more
- * (destroy's barrier), so nothing can land after the memset.
- *
- * coll/ may define SHOAL_COLL_SCRATCH_CLEAR_BYTES in coll_scratch.h: the
- * head of coll[] holding its flags; the data scratch after it is then left
- * as it is (it is 64 KiB a slot, most of a destroy's memset). */
-static void zero_block(int slot)
+/* A freed block is zeroed, so the next team finds it as new: the extensions
+ * write flags with per-team epochs or counts that restart with each team,
+ * and the agreement cells are the team layer's own.  No PE writes into the
+ * block any more (destroy's barrier), so nothing can land after the zeroing.
+ * Each extension zeroes only what the team used: pages nobody touched stay
+ * untouched (a slot's data scratch is most of it). */
+void shoal_pool_release(struct shoal_team *t)
 {
-#ifdef SHOAL_COLL_SCRATCH_CLEAR_BYTES
-    struct shoal_psync *p = shoal_pool_psync(slot);
-    for (int i = 0; i < SHOAL_PSYNC_PER_TEAM; i++) {
-        memset(&p[i], 0, offsetof(struct shoal_psync, coll) + SHOAL_COLL_SCRATCH_CLEAR_BYTES);
-        memset(p[i].split, 0, sizeof p[i].split);
-    }
-    memset(shoal_pool_agree_area(slot), 0, shoal_slot_agree_bytes());
-#else
-    memset(shoal_pool_psync(slot), 0, block_stride);
-#endif
-}
-
-void shoal_pool_release(int slot)
-{
-    int b = slot - SHOAL_SLOTS_PREDEFINED;
-    zero_block(slot);
+    int b = t->slot - SHOAL_SLOTS_PREDEFINED;
+    shoal_team_ext_clear(t);
+    memset(shoal_pool_agree_area(t->slot), 0, shoal_slot_agree_bytes());
+    memset(shoal_pool_last_words(t->slot), 0, SHOAL_PSYNC_ROUNDS * sizeof(uint64_t));
     __atomic_thread_fence(__ATOMIC_RELEASE);
     avail[b / 64] |= 1ull << (b % 64);
 }

@@ -10,11 +10,14 @@
  * Destruction is collective over the team: after a dissemination barrier
  * nobody writes into this PE's block any more (each member there reads only
  * its own flags, and every flag addressed to me arrived before I left), so
- * the block can be zeroed and offered to the next team. */
+ * the block can be zeroed and offered to the next team.  That barrier is
+ * the team layer's own, on words of the block used once in a team's life
+ * (so they hold 0 or 1), not the collectives' (the layer above) nor the
+ * agreement's (its counter variant publishes in the first member's block,
+ * which that member could zero while the others still read it). */
 #include <stdlib.h>
 
 #include "team_impl.h"
-#include "../coll/coll.h"
 
 /* Lowest n clear bits of busy (only the SHMEM_TEAMS_MAX valid ones) as pool
  * blocks; returns how many were found. */
@@ -104,15 +107,26 @@ int shoal_team_create(struct shoal_team *parent, int n, const struct shoal_team_
     return 0;
 }
 
+static void last_barrier(struct shoal_team *t)
+{
+    static const uint64_t one = 1;
+    uint64_t *words = shoal_pool_last_words(t->slot);
+    for (int k = 0, d = 1; d < t->n_pes; k++, d <<= 1) {
+        int to = shoal_team_pe(t, (int)(((long)t->my_pe + d) % t->n_pes));
+        shoal_amo(&shoal_ctx_default, SHOAL_AMO_SET, 8, &words[k], NULL, &one, NULL, to, false);
+        SHOAL_WAIT_WHILE(__atomic_load_n(&words[k], __ATOMIC_ACQUIRE) == 0);
+    }
+}
+
 void shoal_team_destroy(struct shoal_team *t, void (*ctx_free)(struct shoal_ctx *))
 {
     while (t->n_ctx > 0)
         ctx_free(t->ctx[t->n_ctx - 1]);   /* removes itself from t's list */
     shoal_quiet(&shoal_ctx_default);      /* no put of mine may land in the block after it is reused */
-    shoal_barrier_dissem(t);
+    last_barrier(t);
     shoal_pool_lock();
     shoal_team_unlink(t);
-    shoal_pool_release(t->slot);
+    shoal_pool_release(t);
     shoal_pool_unlock();
     shoal_team_free_object(t);
 }

@@ -3,10 +3,11 @@
 #include <stdlib.h>
 
 #include "team_impl.h"
-#include "../coll/coll.h"
-#include "../sync/split_barrier.h"
 
 SHOAL_EXPORT struct shoal_team shoal_team_world;
+/* The core declares the default context (core/rma.h); its team is WORLD, so
+ * it lives here, where the core need not know teams. */
+SHOAL_EXPORT struct shoal_ctx shoal_ctx_default = {.team = &shoal_team_world};
 SHOAL_EXPORT struct shoal_team shoal_team_shared;
 SHOAL_EXPORT struct shoal_team shoal_team_host;
 SHOAL_EXPORT struct shoal_team *shoal_team_leaders_handle;
@@ -147,12 +148,10 @@ void shoal_teams_init(void)
     live_head = NULL;
 }
 
-/* Also forgets the per-team state of the collectives and of split-phase
- * barriers. */
+/* Also forgets the extensions' per-team state. */
 static void free_object(struct shoal_team *t)
 {
-    shoal_coll_team_fini(t);
-    shoal_split_team_fini(t);
+    shoal_team_ext_fini(t);
     free(t->members);
     free(t->by_world);
     free(t->ctx);

@@ -1,18 +1,19 @@
 /* Teams: an ordered set of world PEs, with a fast path for (start, stride,
- * size) triplets, and slots of the symmetric pSync pool that every member
+ * size) triplets, and a block of the symmetric pSync pool that every member
  * agreed on at creation.
  *
  * The pool (pool.c) is an array of blocks in internal symmetric memory, one
- * block per team that may exist at once: SHOAL_PSYNC_PER_TEAM psync slots
- * followed by the scratch of the slot agreement (slot_agree.c).  Blocks 0..3
+ * block per team that may exist at once: SHOAL_PSYNC_PER_TEAM pSync slots
+ * followed by the scratch of the slot agreement (slot_agree.c).  A slot
+ * holds the areas of the team extensions (team_ext.c): the layers above
+ * (collectives, split-phase barriers) keep their per-team symmetric scratch
+ * and private state there without this layer knowing them.  Blocks 0..3
  * belong to the predefined teams; the other SHMEM_TEAMS_MAX blocks are handed
  * out at creation by an AND-reduction over an availability bitmask. */
 #ifndef SHOAL_TEAM_H
 #define SHOAL_TEAM_H
 
 #include "../core/shoal.h"
-#include "../coll/coll_scratch.h"    /* SHOAL_COLL_SCRATCH_BYTES (collectives' own layout) */
-#include "../sync/split_scratch.h"   /* SHOAL_SPLIT_SCRATCH_BYTES (split-phase barrier's) */
 
 enum { SHOAL_PSYNC_ROUNDS = 32 };    /* dissemination rounds: enough for 2^32 PEs */
 
@@ -22,16 +23,30 @@ enum { SHOAL_PSYNC_ROUNDS = 32 };    /* dissemination rounds: enough for 2^32 PE
 #define SHOAL_PSYNC_PER_TEAM 2
 #endif
 
-/* One slot of the pSync pool: symmetric scratch at the same offset on every
- * PE.  Flags are written with per-team epochs that only grow, so a slot is
- * never reset while its team lives; team_destroy zeroes it for the next team. */
-struct shoal_psync {
-    uint64_t barrier[SHOAL_PSYNC_ROUNDS];
-    uint64_t arrive;      /* shared-memory barrier: arrivals counter (on the team's first PE) */
-    uint64_t release;     /* shared-memory barrier: epoch released (on the team's first PE) */
-    _Alignas(64) char coll[SHOAL_COLL_SCRATCH_BYTES];
-    _Alignas(64) char split[SHOAL_SPLIT_SCRATCH_BYTES];
+/* ---- extensions (team_ext.c) ----
+ * A layer above registers one before shmem_init lays out the pool (from a
+ * constructor: every PE runs the same program, so the layout is the same on
+ * every PE).  Its area in each pSync slot is at the same offset on every
+ * member; flags written there with per-team epochs or counts need no reset
+ * while the team lives, and must read zero when the next team gets the
+ * block. */
+enum { SHOAL_TEAM_EXT_MAX = 4 };
+struct shoal_team_ext {
+    const char *name;
+    size_t bytes;                          /* symmetric scratch in each pSync slot */
+    /* Team destroy, after the last barrier (nobody writes into the block any
+     * more): zero what the team used of this PE's areas.  NULL: the team
+     * layer zeroes all bytes of every slot. */
+    void (*clear)(struct shoal_team *t);
+    void (*team_fini)(struct shoal_team *t);   /* free the private state; destroy and finalize */
 };
+/* Returns the extension's id (its index in ext_state and the layout). */
+int shoal_team_ext_register(const struct shoal_team_ext *ext);
+
+/* Layout of a pSync slot: where each extension's area starts, and the
+ * distance from one slot to the next. */
+extern size_t shoal_team_ext_offset[SHOAL_TEAM_EXT_MAX];
+extern size_t shoal_team_slot_bytes;
 
 /* Pool blocks of the predefined teams; user teams get the blocks after them. */
 enum {
@@ -50,11 +65,10 @@ struct shoal_team {
     int start, stride;      /* member i is start + i*stride when members == NULL */
     int *members;           /* world PE of member i, for teams that are not triplets */
     bool all_local;         /* every member is load/store reachable from here */
-    struct shoal_psync *psync;   /* SHOAL_PSYNC_PER_TEAM consecutive slots */
+    char *psync;            /* SHOAL_PSYNC_PER_TEAM consecutive slots (shoal_team_slot_bytes each) */
     uint64_t barrier_epoch; /* barriers completed on this team, by this PE */
     int num_contexts;       /* contexts that may exist at once (INT_MAX: predefined teams) */
-    void *coll_state;       /* collectives' private per-team state */
-    void *split_state;      /* split-phase barrier's private per-team state */
+    void *ext_state[SHOAL_TEAM_EXT_MAX];   /* each extension's private per-team state */
 
     /* Team layer's own. */
     int slot;               /* pool block; the same on every member */
@@ -79,6 +93,12 @@ extern struct shoal_team *shoal_team_leaders_handle;
 SHOAL_INLINE int shoal_team_pe(const struct shoal_team *t, int i)
 {
     return t->members ? t->members[i] : t->start + i * t->stride;
+}
+
+/* This PE's area of extension ext in pSync slot slot of t. */
+SHOAL_INLINE void *shoal_team_ext_area(const struct shoal_team *t, int ext, int slot)
+{
+    return t->psync + (size_t)slot * shoal_team_slot_bytes + shoal_team_ext_offset[ext];
 }
 
 int shoal_team_index_of_slow(const struct shoal_team *t, int world_pe);

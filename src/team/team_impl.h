@@ -16,16 +16,22 @@ void shoal_team_free_object(struct shoal_team *t);
 
 void shoal_split_color_fini(void);   /* forgets the colour exchange counters */
 
+/* ---- extensions (team_ext.c) ---- */
+void shoal_team_ext_layout(void);               /* before the pool is sized: fixes the slot layout */
+void shoal_team_ext_clear(struct shoal_team *t);   /* destroy: zero what t used of this PE's slots */
+void shoal_team_ext_fini(struct shoal_team *t);    /* free every extension's state of t */
+
 /* ---- pSync pool (pool.c) ---- */
 void shoal_pool_init(void);                          /* at init: allocates the pool, all user blocks free */
 void shoal_pool_fini(void);
-struct shoal_psync *shoal_pool_psync(int slot);      /* first psync of block slot */
+char *shoal_pool_psync(int slot);                    /* first psync slot of block slot */
 uint64_t *shoal_pool_agree_area(int slot);           /* slot agreement scratch of block slot */
+uint64_t *shoal_pool_last_words(int slot);           /* SHOAL_PSYNC_ROUNDS words: destroy's barrier */
 int shoal_pool_words(void);                          /* 64-bit words of the availability bitmask */
 /* This PE's availability bitmask (bit b = user block SHOAL_SLOTS_PREDEFINED + b free). */
 void shoal_pool_available(uint64_t *bits);
 void shoal_pool_claim(int slot);
-void shoal_pool_release(int slot);                   /* zeroes what the next team needs zero, then frees */
+void shoal_pool_release(struct shoal_team *t);       /* zeroes what the next team needs zero, frees t's block */
 void shoal_pool_lock(void);                          /* serializes team creation on this PE */
 void shoal_pool_unlock(void);
 uint64_t *shoal_pool_color_area(void);               /* colour exchange: (tag, payload) per world PE */
@@ -36,6 +42,7 @@ uint64_t *shoal_pool_color_area(void);               /* colour exchange: (tag, p
  * in the parent's agreement scratch.  Collective over parent. */
 void shoal_slot_agree(struct shoal_team *parent, uint64_t *busy);
 size_t shoal_slot_agree_bytes(void);   /* scratch per pool block */
+
 /* The algorithms; epoch is the parent's agreement count, the same on all members. */
 void shoal_slot_agree_shm(struct shoal_team *parent, uint64_t *busy, uint64_t epoch);
 void shoal_slot_agree_dissem(struct shoal_team *parent, uint64_t *busy, uint64_t epoch);
