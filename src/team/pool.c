@@ -11,10 +11,12 @@ static char *pool;               /* block 0; blocks follow at block_stride */
 static size_t block_stride;
 static int n_blocks;
 static uint64_t *avail;          /* bit b: user block SHOAL_SLOTS_PREDEFINED + b is free here */
+static int *holder;              /* per user block: priority of the creation holding it tentatively, or -1 */
 static int n_words;
 static uint64_t *color_area;
-/* Recursive: a colour split holds it across its exchange and the creation. */
-static pthread_mutex_t create_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+/* Guards avail, holder and the list of live teams; never held across
+ * communication (threads may create teams from different parents at once). */
+static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
@@ -61,15 +63,23 @@ void shoal_pool_init(void)
     color_area = shoal_internal_alloc(color_area_bytes());
     n_words = shoal_pool_words();
     free(avail);
+    free(holder);
     avail = calloc(n_words ? n_words : 1, sizeof *avail);
-    for (int b = 0; b < teams_max(); b++)
+    holder = malloc((teams_max() ? teams_max() : 1) * sizeof *holder);
+    if (!avail || !holder)
+        shoal_fatal("shmem_init", "out of memory for the team pool's bitmask (SHMEM_TEAMS_MAX=%d)", teams_max());
+    for (int b = 0; b < teams_max(); b++) {
         avail[b / 64] |= 1ull << (b % 64);
+        holder[b] = -1;
+    }
 }
 
 void shoal_pool_fini(void)
 {
     free(avail);
+    free(holder);
     avail = NULL;
+    holder = NULL;
     pool = NULL;
     color_area = NULL;
 }
@@ -91,15 +101,61 @@ uint64_t *shoal_pool_last_words(int slot)
 
 uint64_t *shoal_pool_color_area(void) { return color_area; }
 
-void shoal_pool_available(uint64_t *bits)
+void shoal_pool_busy(uint64_t *bits)
 {
-    memcpy(bits, avail, n_words * sizeof *bits);
+    pthread_mutex_lock(&create_lock);
+    for (int i = 0; i < n_words; i++)
+        bits[i] = ~avail[i];
+    pthread_mutex_unlock(&create_lock);
 }
 
-void shoal_pool_claim(int slot)
+static bool is_free(int b) { return avail[b / 64] >> (b % 64) & 1; }
+static void set_free(int b, bool f)
 {
-    int b = slot - SHOAL_SLOTS_PREDEFINED;
-    avail[b / 64] &= ~(1ull << (b % 64));
+    if (f)
+        avail[b / 64] |= 1ull << (b % 64);
+    else
+        avail[b / 64] &= ~(1ull << (b % 64));
+}
+
+/* Tentative claims, so no lock is held across the agreements: a block
+ * another creation holds tentatively is waited for when that creation has
+ * a lower priority (it never waits for us, so the waits cannot form a
+ * cycle, and it settles after its own agreement), else it is a conflict. */
+bool shoal_pool_try_claim(const int *slots, int n, int prio)
+{
+    pthread_mutex_lock(&create_lock);
+    for (int i = 0; i < n; i++) {
+        int b = slots[i] - SHOAL_SLOTS_PREDEFINED, h = holder[b];
+        if (is_free(b))
+            continue;
+        pthread_mutex_unlock(&create_lock);
+        if (h <= prio)
+            return false;    /* in use, or held by a creation that goes first */
+        SHOAL_WAIT_WHILE(__atomic_load_n(&holder[b], __ATOMIC_ACQUIRE) == h);
+        pthread_mutex_lock(&create_lock);
+        i = -1;              /* look again at all of them */
+    }
+    for (int i = 0; i < n; i++) {
+        int b = slots[i] - SHOAL_SLOTS_PREDEFINED;
+        set_free(b, false);
+        __atomic_store_n(&holder[b], prio, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&create_lock);
+    return true;
+}
+
+/* After the agreement on the claims: keep them (the blocks are the new
+ * teams'), or give them back. */
+void shoal_pool_settle(const int *slots, int n, bool keep)
+{
+    pthread_mutex_lock(&create_lock);
+    for (int i = 0; i < n; i++) {
+        int b = slots[i] - SHOAL_SLOTS_PREDEFINED;
+        set_free(b, !keep);
+        __atomic_store_n(&holder[b], -1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&create_lock);
 }
 
 /* A freed block is zeroed, so the next team finds it as new: the extensions
@@ -110,12 +166,14 @@ void shoal_pool_claim(int slot)
  * untouched (a slot's data scratch is most of it). */
 void shoal_pool_release(struct shoal_team *t)
 {
-    int b = t->slot - SHOAL_SLOTS_PREDEFINED;
     shoal_team_ext_clear(t);
     memset(shoal_pool_agree_area(t->slot), 0, shoal_slot_agree_bytes());
     memset(shoal_pool_last_words(t->slot), 0, SHOAL_PSYNC_ROUNDS * sizeof(uint64_t));
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    avail[b / 64] |= 1ull << (b % 64);
+    pthread_mutex_lock(&create_lock);
+    shoal_team_unlink(t);
+    set_free(t->slot - SHOAL_SLOTS_PREDEFINED, true);
+    pthread_mutex_unlock(&create_lock);
 }
 
 void shoal_pool_lock(void) { pthread_mutex_lock(&create_lock); }

@@ -16,7 +16,7 @@
 
 #include "team_impl.h"
 
-static double bitmask_seconds;   /* guarded by the pool lock: creation is serialized */
+static uint64_t bitmask_ns;   /* atomic: threads may create teams at once */
 
 static double now(void)
 {
@@ -54,10 +54,10 @@ void shoal_slot_agree(struct shoal_team *parent, uint64_t *busy)
         shoal_slot_agree_shm(parent, busy, epoch);
     else
         shoal_slot_agree_dissem(parent, busy, epoch);
-    bitmask_seconds += now() - t0;
+    __atomic_fetch_add(&bitmask_ns, (uint64_t)((now() - t0) * 1e9), __ATOMIC_RELAXED);
 }
 
 double shoal_team_bitmask_seconds(void)
 {
-    return bitmask_seconds;
+    return __atomic_load_n(&bitmask_ns, __ATOMIC_RELAXED) * 1e-9;
 }

@@ -7,6 +7,12 @@
  * answer: success and failure are identical on all PEs.  The agreement also
  * acts as a barrier over the parent, which colour splits rely on.
  *
+ * No lock is held across an agreement (a blocking collective): under
+ * SHMEM_THREAD_MULTIPLE two threads may create teams from different parents
+ * at once, in different orders on different PEs.  A member holds the agreed
+ * blocks tentatively (pool.c), and a second agreement tells every member
+ * whether all could; if one could not, all give them back and try again.
+ *
  * Destruction is collective over the team: after a dissemination barrier
  * nobody writes into this PE's block any more (each member there reads only
  * its own flags, and every flag addressed to me arrived before I left), so
@@ -15,6 +21,7 @@
  * (so they hold 0 or 1), not the collectives' (the layer above) nor the
  * agreement's (its counter variant publishes in the first member's block,
  * which that member could zero while the others still read it). */
+#include <sched.h>
 #include <stdlib.h>
 
 #include "team_impl.h"
@@ -60,8 +67,9 @@ static struct shoal_team *build(const struct shoal_team *parent, const struct sh
     t->psync = shoal_pool_psync(slot);
     t->num_contexts = s->num_contexts;
     t->all_local = shoal_team_all_reachable(t);
-    shoal_pool_claim(slot);
+    shoal_pool_lock();
     shoal_team_link(t);
+    shoal_pool_unlock();
     return t;
 }
 
@@ -75,35 +83,52 @@ static void report_exhausted(const struct shoal_team *parent, int wanted, const 
                    wanted > 1 ? "their" : "its", shoal_cfg.teams_max);
 }
 
+/* One round: agree on the lowest blocks free at every member, hold mine
+ * tentatively, and (when threads may create teams at once) agree on
+ * whether every member could.  Returns 1 (done,
+ * slots kept), 0 (a conflict somewhere: try again) or -1 (too few free). */
+static int claim_round(struct shoal_team *parent, int n, const struct shoal_team_spec *specs, int *slots,
+                       uint64_t *busy)
+{
+    int w = shoal_pool_words(), mine[n], n_mine = 0;
+    memset(busy, 0, w * sizeof *busy);   /* non-members: no constraint */
+    for (int i = 0; i < n; i++)
+        if (specs[i].n_pes > 0 && n_mine++ == 0)
+            shoal_pool_busy(busy);
+    shoal_slot_agree(parent, busy);
+    if (lowest_free(busy, n, slots) < n)
+        return -1;
+    n_mine = 0;
+    for (int i = 0; i < n; i++)
+        if (specs[i].n_pes > 0)
+            mine[n_mine++] = slots[i];
+    bool held = shoal_pool_try_claim(mine, n_mine, parent->slot), all_held = held;
+    if (shoal.thread_level >= 3) {   /* SHMEM_THREAD_MULTIPLE: another thread may have got one */
+        memset(busy, held ? 0 : 0xff, w * sizeof *busy);
+        shoal_slot_agree(parent, busy);
+        all_held = busy[0] == 0;
+    }
+    shoal_pool_settle(mine, n_mine, all_held);
+    return all_held;
+}
+
 int shoal_team_create(struct shoal_team *parent, int n, const struct shoal_team_spec *specs,
                       struct shoal_team **out, const char *routine)
 {
-    int w = shoal_pool_words();
-    uint64_t *busy = calloc(w ? w : 1, sizeof *busy);   /* non-members: no constraint */
-    int slots[n];
-    bool member = false;
-    for (int i = 0; i < n; i++) {
-        member |= specs[i].n_pes > 0;
+    uint64_t *busy = calloc(shoal_pool_words() + 1, sizeof *busy);
+    int slots[n], rc;
+    for (int i = 0; i < n; i++)
         out[i] = NULL;
-    }
-    shoal_pool_lock();
-    if (member) {
-        shoal_pool_available(busy);
-        for (int i = 0; i < w; i++)
-            busy[i] = ~busy[i];
-    }
-    shoal_slot_agree(parent, busy);
-    int found = lowest_free(busy, n, slots);
-    if (found == n)
-        for (int i = 0; i < n; i++)
-            if (specs[i].n_pes > 0)
-                out[i] = build(parent, &specs[i], slots[i]);
-    shoal_pool_unlock();
+    while ((rc = claim_round(parent, n, specs, slots, busy)) == 0)
+        sched_yield();   /* another creation on this PE got a block first */
     free(busy);
-    if (found < n) {
+    if (rc < 0) {
         report_exhausted(parent, n, routine);
         return -1;
     }
+    for (int i = 0; i < n; i++)
+        if (specs[i].n_pes > 0)
+            out[i] = build(parent, &specs[i], slots[i]);
     return 0;
 }
 
@@ -124,9 +149,6 @@ void shoal_team_destroy(struct shoal_team *t, void (*ctx_free)(struct shoal_ctx 
         ctx_free(t->ctx[t->n_ctx - 1]);   /* removes itself from t's list */
     shoal_quiet(&shoal_ctx_default);      /* no put of mine may land in the block after it is reused */
     last_barrier(t);
-    shoal_pool_lock();
-    shoal_team_unlink(t);
     shoal_pool_release(t);
-    shoal_pool_unlock();
     shoal_team_free_object(t);
 }

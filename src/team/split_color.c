@@ -12,11 +12,15 @@
  * entry unread: its next entry to me belongs to a later split, which it
  * reaches only after the slot agreement of this one, where I arrive only
  * after reading.  O(P) messages per PE; colour splits are rare. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "team_impl.h"
 
 static uint64_t *sent, *received;   /* per world PE: exchange entries sent to / read from it */
+/* One exchange area per PE: colour splits on this PE take turns (strided
+ * and 2-D creations do not wait for them). */
+static pthread_mutex_t exchange_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 static uint64_t pack(int color, int key) { return (uint64_t)(uint32_t)color << 32 | (uint32_t)key; }
 static int color_of(uint64_t v) { return (int)(int32_t)(v >> 32); }
@@ -87,12 +91,12 @@ int shoal_team_split_color(struct shoal_team *parent, int color, int key, int nu
 {
     uint64_t *all = malloc(parent->n_pes * sizeof *all);
     struct shoal_team_spec spec = {.num_contexts = num_contexts};
-    shoal_pool_lock();
+    pthread_mutex_lock(&exchange_lock);
     ensure_counters();
     exchange(parent, pack(color < 0 ? -1 : color, key), all);
     int *ranks = members_of_my_color(parent, all, color, &spec);
     int rc = shoal_team_create(parent, 1, &spec, out, routine);
-    shoal_pool_unlock();
+    pthread_mutex_unlock(&exchange_lock);
     free(ranks);
     free(all);
     return rc;

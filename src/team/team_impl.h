@@ -28,11 +28,16 @@ char *shoal_pool_psync(int slot);                    /* first psync slot of bloc
 uint64_t *shoal_pool_agree_area(int slot);           /* slot agreement scratch of block slot */
 uint64_t *shoal_pool_last_words(int slot);           /* SHOAL_PSYNC_ROUNDS words: destroy's barrier */
 int shoal_pool_words(void);                          /* 64-bit words of the availability bitmask */
-/* This PE's availability bitmask (bit b = user block SHOAL_SLOTS_PREDEFINED + b free). */
-void shoal_pool_available(uint64_t *bits);
-void shoal_pool_claim(int slot);
-void shoal_pool_release(struct shoal_team *t);       /* zeroes what the next team needs zero, frees t's block */
-void shoal_pool_lock(void);                          /* serializes team creation on this PE */
+/* Bit b set: user block SHOAL_SLOTS_PREDEFINED + b is in use here, or held
+ * by a creation in progress. */
+void shoal_pool_busy(uint64_t *bits);
+/* Holds slots[0..n) for a creation of priority prio (its parent's block:
+ * lower goes first); false, holding none, when another has them. */
+bool shoal_pool_try_claim(const int *slots, int n, int prio);
+void shoal_pool_settle(const int *slots, int n, bool keep);
+/* Zeroes what the next team needs zero, unlinks t, frees its block. */
+void shoal_pool_release(struct shoal_team *t);
+void shoal_pool_lock(void);                          /* guards the list of live teams */
 void shoal_pool_unlock(void);
 uint64_t *shoal_pool_color_area(void);               /* colour exchange: (tag, payload) per world PE */
 
