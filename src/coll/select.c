@@ -28,7 +28,6 @@
 int coll_fake_hosts;
 bool coll_no_loadstore;
 static bool hier_enabled;
-static int busiest_host_pes = 1;   /* PEs on the job's most crowded host */
 
 /* ---- names ---- */
 struct alg_name {
@@ -94,21 +93,6 @@ static enum coll_alg parse(enum coll_kind k, const char *value)
 
 /* From the host table every PE holds alike, so the answer is the same on
  * every PE whatever its own host. */
-static int most_pes_on_a_host(void)
-{
-    int most = 1;
-    int *count = calloc(shoal.n_hosts > 0 ? shoal.n_hosts : 1, sizeof(int));
-    if (!count)
-        shoal_fatal("shmem_init", "out of memory counting PEs per host");
-    for (int pe = 0; pe < shoal.n_pes; pe++) {
-        int h = shoal.peers[pe].host;
-        if (h >= 0 && h < shoal.n_hosts && ++count[h] > most)
-            most = count[h];
-    }
-    free(count);
-    return most;
-}
-
 void shoal_coll_init(void)
 {
     const char *values[K_KINDS] = {shoal_cfg.barrier_alg, shoal_cfg.bcast_alg,    shoal_cfg.reduce_alg,
@@ -124,7 +108,6 @@ void shoal_coll_init(void)
     coll_fake_hosts = (int)shoal_cfg.coll_fake_hosts;
     coll_no_loadstore = shoal_cfg.coll_no_loadstore;
     hier_enabled = shoal_cfg.coll_hier;
-    busiest_host_pes = most_pes_on_a_host();
     generation++;
     initialized = true;
 }
@@ -148,22 +131,29 @@ struct model {
     double share;   /* PEs per core: the parallel algorithms' per-PE work queues for a core */
 };
 
+/* Crowding adds to a step's latency: a waiting partner must be scheduled
+ * before it can answer, over shared memory or the network alike.  Fitted to
+ * 1-element reductions at 4 and 8 PEs on 2 cores: a step on shared memory
+ * costs about 1.2 us x (PEs per core)^2 there, all of it but the 0.17 us of
+ * an uncrowded step being the wait for the core. */
+static double crowding_delay(double share) { return 1.2e-6 * share * share - 0.17e-6; }
+
 static struct model model_for(const struct coll_shape *s)
 {
     struct model m = {0.17e-6, 0.08e-6, 0.038e-9, 0.005e-9, 8.0, false, 1};   /* shared memory */
     if (!s->shm)
         m = (struct model){13.8e-6, 13.8e-6, 0.43e-9, 0.005e-9, 1.0, false, 1};   /* network: tcp (see end) */
-    /* Crowding must be a fact every member of the call shares, or members
+    /* Every input must be a fact every member of the call shares, or members
      * pick different algorithms and wait for each other forever: on shared
-     * memory every member is on my host; across hosts take the job's most
-     * crowded host (my own host's count differs from host to host). */
-    int pes_here = s->shm ? shoal.machine_pes : busiest_host_pes;
-    int cores = shoal.machine_cpus;   /* all the PEs' CPUs together: a PE bound to one core is not crowded */
-    if (pes_here > cores) {
-        /* Fitted to 1-element reductions at 4 and 8 PEs on 2 cores: a step
-         * costs about 1.2 us x (PEs per core)^2. */
-        m.share = (double)pes_here / cores;
-        m.a = m.a_line = 1.2e-6 * m.share * m.share;
+     * memory every member is on my machine (its PEs and CPUs); across
+     * machines, the job's most crowded machine (my own machine's counts
+     * differ from machine to machine). */
+    int pes = s->shm ? shoal.machine_pes : shoal.crowded_pes;
+    int cpus = s->shm ? shoal.machine_cpus : shoal.crowded_cpus;   /* a PE bound to its own core is not crowded */
+    if (pes > cpus) {
+        m.share = (double)pes / cpus;
+        m.a += crowding_delay(m.share);
+        m.a_line = m.a;   /* the line's saving is lost in the wait */
         m.crowded = true;
     }
     return m;

@@ -37,8 +37,15 @@ static void host_key(char *out, size_t len)
         snprintf(out, len, "%s:%lu", name, (unsigned long)st.st_ino);
 }
 
+/* SHOAL_MACHINE_ID (tests) puts PEs of one machine on pseudo-machines, so
+ * machines of different CPU counts can be tested on one. */
 static void machine_key(char *out, size_t len)
 {
+    const char *forced = getenv("SHOAL_MACHINE_ID");
+    if (forced) {
+        snprintf(out, len, "%s", forced);
+        return;
+    }
     FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
     out[0] = 0;
     if (f) {
@@ -60,20 +67,39 @@ static void my_cpus(cpu_set_t *set)
  * on together.  The union matters: a launcher that binds each PE to its
  * own core leaves every PE one CPU, which is not oversubscription, while
  * PEs all bound to one core are. */
-static void count_machine(const struct pe_card *cards)
+/* PEs on PE pe's machine and the CPUs they may run on together. */
+static int machine_load(const struct pe_card *cards, int pe, int *cpus)
 {
-    const struct pe_card *me = &cards[shoal.my_pe];
     cpu_set_t all;
     int pes = 0;
     CPU_ZERO(&all);
-    for (int pe = 0; pe < shoal.n_pes; pe++)
-        if (!strcmp(cards[pe].machine, me->machine)) {
-            CPU_OR(&all, &all, &cards[pe].cpus);
+    for (int q = 0; q < shoal.n_pes; q++)
+        if (!strcmp(cards[q].machine, cards[pe].machine)) {
+            CPU_OR(&all, &all, &cards[q].cpus);
             pes++;
         }
-    shoal.machine_pes = pes;
-    shoal.machine_cpus = CPU_COUNT(&all) > 0 ? CPU_COUNT(&all) : 1;
+    *cpus = CPU_COUNT(&all) > 0 ? CPU_COUNT(&all) : 1;
+    return pes;
+}
+
+/* Mine, and the job's most crowded machine (a fact every PE shares, for
+ * choices members of a call must make alike).  Each machine is counted at
+ * its first PE. */
+static void count_machine(const struct pe_card *cards)
+{
+    shoal.machine_pes = machine_load(cards, shoal.my_pe, &shoal.machine_cpus);
     shoal.oversubscribed = shoal.machine_pes > shoal.machine_cpus;
+    shoal.crowded_pes = shoal.crowded_cpus = 1;
+    for (int pe = 0; pe < shoal.n_pes; pe++) {
+        int first = 0;
+        while (strcmp(cards[first].machine, cards[pe].machine))
+            first++;
+        int cpus, pes = first == pe ? machine_load(cards, pe, &cpus) : 0;
+        if (pes && (double)pes / cpus > (double)shoal.crowded_pes / shoal.crowded_cpus) {
+            shoal.crowded_pes = pes;
+            shoal.crowded_cpus = cpus;
+        }
+    }
 }
 
 static void create_segments(void)

@@ -58,6 +58,7 @@ struct shoal_state {
     bool oversubscribed;        /* machine_pes > machine_cpus: wait by sleeping early */
     int machine_pes;            /* PEs on this machine (all its network-namespace "hosts") */
     int machine_cpus;           /* CPUs those PEs may run on, together */
+    int crowded_pes, crowded_cpus;   /* the same two on the job's most crowded machine (PEs per CPU) */
     char *seg_base[SHOAL_NSEGS];
     size_t seg_size[SHOAL_NSEGS];
     size_t heap_internal;       /* bytes at the start of the heap reserved for the library */
