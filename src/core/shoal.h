@@ -76,13 +76,13 @@ typedef size_t shoal_env_size;
 typedef long shoal_env_int;
 typedef bool shoal_env_bool;
 struct shoal_config {
-#define SHOAL_ENV(var, kind, field, def, help) kind field;
+#define SHOAL_ENV(var, kind, field, def, valid, help) kind field;
 #include "env.def"
 #undef SHOAL_ENV
 };
 extern struct shoal_config shoal_cfg;
 void shoal_config_load(void);
-/* Parses SHMEM_SYMMETRIC_SIZE syntax ("1.5g", "512m", ".5m"); -1 on error. */
+/* Parses SHMEM_SYMMETRIC_SIZE syntax ("1.5g", "512m", ".5m"); -1 on error, SIZE_MAX when too big. */
 int shoal_parse_size(const char *text, size_t *out);
 void shoal_config_print(void *file);   /* FILE*: every variable, its value, default and meaning */
 
