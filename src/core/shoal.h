@@ -190,7 +190,11 @@ SHOAL_INLINE void shoal_poll(void)
 #include "rma.h"
 
 /* ---- symmetric memory (mem/) ---- */
-void *shoal_heap_alloc(size_t size, size_t align);   /* NULL when exhausted */
+/* The heap's base address is a multiple of this, so every PE can use the
+ * same offset for an aligned block and still get an aligned address. */
+#define SHOAL_HEAP_ALIGN_MAX ((size_t)1 << 30)
+/* NULL when no free range fits (any size, even SIZE_MAX) or align > SHOAL_HEAP_ALIGN_MAX. */
+void *shoal_heap_alloc(size_t size, size_t align);
 void shoal_heap_free(void *ptr);
 size_t shoal_heap_usable(void *ptr);                 /* size of the block at ptr */
 /* Internal symmetric memory: only at init, in the same order on every PE. */
