@@ -36,7 +36,12 @@ struct job {
     int bind_set;            /* --bind-to given */
 };
 
-static volatile sig_atomic_t interrupted;
+/* The signals that end the job when they reach oshrun.  They stay blocked
+ * in oshrun and are taken with sigwaitinfo, together with SIGCHLD: a
+ * signal that arrives while PEs are still being started waits, pending,
+ * until it is taken, so it can never be lost between a check and a wait. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static sigset_t child_mask;   /* oshrun's mask before blocking: the PEs get it back */
 
 static void usage(FILE *f)
 {
@@ -151,9 +156,10 @@ static void exec_pe(struct job *job, int pe, pid_t parent)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)   /* oshrun died before prctl took effect */
         _exit(1);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+        signal(stop_signals[i], SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &child_mask, NULL);
     /* PSM libraries (loaded with libfabric) install a SIGSEGV handler that
      * turns a crash into exit status 1; keep the real signal visible. */
     setenv("IPATH_NO_BACKTRACE", "1", 0);
@@ -236,16 +242,64 @@ static void pe_ended(struct job *job, int pe, int st)
     stop_all(job);
 }
 
+/* Installed only so that no signal oshrun waits for is ignored (a shell
+ * starts background jobs with SIGINT ignored); sigwaitinfo takes them
+ * before this could run. */
 static void on_signal(int sig)
 {
-    interrupted = sig;
+    (void)sig;
+}
+
+static void block_job_signals(sigset_t *set)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(set);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) {
+        sigaction(stop_signals[i], &sa, NULL);
+        sigaddset(set, stop_signals[i]);
+    }
+    sigaction(SIGCHLD, &sa, NULL);   /* not SIG_IGN inherited from the parent: PEs must stay waitable */
+    sigaddset(set, SIGCHLD);
+    sigprocmask(SIG_BLOCK, set, &child_mask);
+}
+
+/* A stop signal already pending (sent while PEs were being started), or 0. */
+static int pending_stop(void)
+{
+    sigset_t p;
+    sigpending(&p);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+        if (sigismember(&p, stop_signals[i]))
+            return stop_signals[i];
+    return 0;
+}
+
+static void interrupted(struct job *job, int sig)
+{
+    if (job->stopping)
+        return;
+    fprintf(stderr, "oshrun: %s received; stopping all PEs\n", strsignal(sig));
+    job->status = 128 + sig;
+    stop_all(job);
+}
+
+static void reap_ended(struct job *job)
+{
+    int st;
+    pid_t pid;
+    while (job->alive > 0 && (pid = waitpid(-1, &st, WNOHANG)) > 0)
+        if (pe_of(job, pid) >= 0)
+            pe_ended(job, pe_of(job, pid), st);
 }
 
 static int run(struct job *job)
 {
     pid_t self = getpid();
+    sigset_t waited;
+    block_job_signals(&waited);
     job->pids = calloc(job->npes, sizeof(pid_t));
-    for (int pe = 0; pe < job->npes; pe++) {
+    for (int pe = 0; pe < job->npes && !pending_stop(); pe++) {
         pid_t pid = fork();
         if (pid < 0) {
             fprintf(stderr, "oshrun: fork failed for PE %d: %s\n", pe, strerror(errno));
@@ -257,18 +311,15 @@ static int run(struct job *job)
         job->pids[pe] = pid;
         job->alive++;
     }
+    if (pending_stop())
+        interrupted(job, pending_stop());
+    reap_ended(job);   /* a PE may have ended before SIGCHLD was waited for */
     while (job->alive > 0) {
-        int st;
-        pid_t pid = waitpid(-1, &st, 0);
-        if (pid < 0 && errno == EINTR && interrupted && !job->stopping) {
-            fprintf(stderr, "oshrun: %s received; stopping all PEs\n", strsignal(interrupted));
-            job->status = 128 + interrupted;
-            stop_all(job);
-        } else if (pid > 0 && pe_of(job, pid) >= 0) {
-            pe_ended(job, pe_of(job, pid), st);
-        } else if (pid < 0 && errno == ECHILD) {
-            break;
-        }
+        int sig = sigwaitinfo(&waited, NULL);
+        if (sig == SIGCHLD)
+            reap_ended(job);
+        else if (sig > 0)
+            interrupted(job, sig);
     }
     return job->status;
 }
@@ -475,10 +526,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "oshrun: cannot create the control block: %s\n", strerror(errno));
         return 1;
     }
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;   /* no SA_RESTART: waitpid returns EINTR */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
     return run(&job);
 }

@@ -14,10 +14,11 @@ static void world_barrier(void)
     shoal_team_barrier(&shoal_team_world);
 }
 
+/* Always checked (not only under SHMEM_DEBUG): before init the heap does
+ * not exist, and "heap exhausted" would send the user the wrong way. */
 static void *allocate(const char *routine, size_t size, size_t align)
 {
-    if (SHOAL_DEBUG_ON)
-        shoal_require_init(routine);
+    shoal_require_init(routine);
     void *p = shoal_heap_alloc(size, align);
     if (!p)
         shoal_warn(routine, "symmetric heap exhausted: %zu bytes wanted, largest free block %zu bytes "
@@ -42,8 +43,11 @@ SHOAL_API(void *, shmem_calloc, (size_t count, size_t size))
 {
     if (!count || !size)
         return NULL;
+    shoal_require_init("shmem_calloc");
     if (size > SIZE_MAX / count) {
-        shoal_warn("shmem_calloc", "%zu x %zu bytes overflows size_t", count, size);
+        shoal_warn("shmem_calloc", "%zu x %zu bytes overflows size_t; returning NULL (ask for less)", count,
+                   size);
+        world_barrier();
         return NULL;
     }
     void *p = shoal_heap_alloc(count * size, 0);
@@ -56,13 +60,18 @@ SHOAL_API(void *, shmem_calloc, (size_t count, size_t size))
     return p;
 }
 
+/* The spec asks for a power-of-two multiple of sizeof(void *); smaller
+ * powers of two (1, 2, 4) are rounded up to it rather than refused, as
+ * other libraries and public test suites expect a block.  Every block is
+ * at least 16-byte aligned anyway. */
 SHOAL_API(void *, shmem_align, (size_t alignment, size_t size))
 {
     if (!size)
         return NULL;
-    if (alignment & (alignment - 1) || alignment % sizeof(void *)) {
-        shoal_warn("shmem_align", "alignment %zu is not a power of two multiple of %zu", alignment,
-                   sizeof(void *));
+    shoal_require_init("shmem_align");
+    if (alignment & (alignment - 1) || alignment > SHOAL_HEAP_ALIGN_MAX) {
+        shoal_warn("shmem_align", "alignment %zu is not a power of two up to %zu; returning NULL (pass a "
+                   "power of two)", alignment, SHOAL_HEAP_ALIGN_MAX);
         world_barrier();
         return NULL;
     }
@@ -73,6 +82,7 @@ SHOAL_API(void, shmem_free, (void *ptr))
 {
     if (!ptr)
         return;
+    shoal_require_init("shmem_free");
     world_barrier();
     shoal_heap_free(ptr);
 }
@@ -85,8 +95,12 @@ SHOAL_API(void *, shmem_realloc, (void *ptr, size_t size))
         pshmem_free(ptr);
         return NULL;
     }
+    shoal_require_init("shmem_realloc");
     world_barrier();   /* peers may still be writing into the old block */
     size_t old = shoal_heap_usable(ptr);
+    if (!old)
+        shoal_fatal("shmem_realloc", "%p was not returned by a symmetric allocator (or was freed already); "
+                    "pass a live block from shmem_malloc, shmem_calloc, shmem_align or shmem_realloc", ptr);
     void *p = old >= size ? ptr : shoal_heap_alloc(size, 0);
     if (p && p != ptr) {
         memcpy(p, ptr, old);

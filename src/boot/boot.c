@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "boot.h"
+#include "../core/shoal.h"
 
 /* Launchers tried in this order; the network bootstraps add themselves here. */
 static const struct shoal_boot *const candidates[] = {
@@ -26,15 +27,16 @@ static const struct shoal_boot *boot;
  * which needs the bootstrap first to name the PE in its errors. */
 static const struct shoal_boot *forced(const char *name)
 {
-    for (int i = 0; i < N_CANDIDATES; i++)
+    char names[256] = "auto";
+    for (int i = 0; i < N_CANDIDATES; i++) {
         if (strcmp(candidates[i]->name, name) == 0)
             return candidates[i];
-    fprintf(stderr, "Shoal error: shmem_init: SHOAL_BOOTSTRAP=%s is not a bootstrap of this build; use auto",
-            name);
-    for (int i = 0; i < N_CANDIDATES; i++)
-        fprintf(stderr, ", %s", candidates[i]->name);
-    fprintf(stderr, "\n");
-    return NULL;
+        size_t n = strlen(names);
+        snprintf(names + n, sizeof names - n, ", %s", candidates[i]->name);
+    }
+    /* One write: PEs failing together must not interleave their lines. */
+    shoal_fatal("shmem_init", "SHOAL_BOOTSTRAP=\"%s\" is not a bootstrap of this build; use one of %s", name,
+                names);
 }
 
 static const struct shoal_boot *detected(void)

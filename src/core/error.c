@@ -36,9 +36,12 @@ void shoal_warn(const char *routine, const char *fmt, ...)
 
 void shoal_require_init(const char *routine)
 {
-    if (!shoal_initialized())
-        shoal_fatal(routine, "called before shmem_init (or after the last shmem_finalize); "
-                             "call shmem_init first");
+    if (shoal_initialized())
+        return;
+    if (shoal.n_pes == 0)   /* set by the first init, kept after finalize */
+        shoal_fatal(routine, "called before shmem_init; call shmem_init first");
+    shoal_fatal(routine, "called after the last shmem_finalize; make OpenSHMEM calls between shmem_init "
+                         "and shmem_finalize");
 }
 
 void shoal_check_remote(const char *routine, const void *addr, size_t len, int pe)

@@ -257,8 +257,12 @@ void shoal_finalize(void)
     free(shoal.peers);
     shoal.peers = NULL;
     shoal.my_ctl = NULL;
-    shoal.seg_base[SHOAL_SEG_HEAP] = NULL;
-    shoal.seg_size[SHOAL_SEG_HEAP] = 0;
+    /* No segment is symmetric until the next init (which restores both from
+     * segs[]): a put now reaches the "not initialized" report, not peers[]. */
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        shoal.seg_base[s] = NULL;
+        shoal.seg_size[s] = 0;
+    }
     shoal_boot_fini();
 }
 

@@ -9,6 +9,7 @@ const struct shoal_remote_ops *shoal_remote;
 static _Noreturn void unreachable(const char *routine, const void *addr, int pe)
 {
     size_t off;
+    shoal_require_init(routine);   /* before init or after finalize nothing is reachable */
     if (pe < 0 || pe >= shoal.n_pes)
         shoal_fatal(routine, "PE %d is out of range: this job has PEs 0..%d", pe, shoal.n_pes - 1);
     if (shoal_seg_of(addr, &off) < 0)

@@ -77,13 +77,13 @@ typedef size_t shoal_env_size;
 typedef long shoal_env_int;
 typedef bool shoal_env_bool;
 struct shoal_config {
-#define SHOAL_ENV(var, kind, field, def, help) kind field;
+#define SHOAL_ENV(var, kind, field, def, valid, help) kind field;
 #include "env.def"
 #undef SHOAL_ENV
 };
 extern struct shoal_config shoal_cfg;
 void shoal_config_load(void);
-/* Parses SHMEM_SYMMETRIC_SIZE syntax ("1.5g", "512m", ".5m"); -1 on error. */
+/* Parses SHMEM_SYMMETRIC_SIZE syntax ("1.5g", "512m", ".5m"); -1 on error, SIZE_MAX when too big. */
 int shoal_parse_size(const char *text, size_t *out);
 void shoal_config_print(void *file);   /* FILE*: every variable, its value, default and meaning */
 
@@ -191,7 +191,11 @@ SHOAL_INLINE void shoal_poll(void)
 #include "rma.h"
 
 /* ---- symmetric memory (mem/) ---- */
-void *shoal_heap_alloc(size_t size, size_t align);   /* NULL when exhausted */
+/* The heap's base address is a multiple of this, so every PE can use the
+ * same offset for an aligned block and still get an aligned address. */
+#define SHOAL_HEAP_ALIGN_MAX ((size_t)1 << 30)
+/* NULL when no free range fits (any size, even SIZE_MAX) or align > SHOAL_HEAP_ALIGN_MAX. */
+void *shoal_heap_alloc(size_t size, size_t align);
 void shoal_heap_free(void *ptr);
 size_t shoal_heap_usable(void *ptr);                 /* size of the block at ptr */
 /* Internal symmetric memory: only at init, in the same order on every PE. */

@@ -24,7 +24,7 @@ static struct extent *free_list;
 static struct used *used;
 static size_t used_cap, used_n, used_fill;   /* fill counts deleted slots too */
 static char *base;
-static size_t internal_end, internal_used;
+static size_t internal_end, internal_used, heap_end;
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) & ~(a - 1); }
@@ -77,6 +77,7 @@ void shoal_heap_allocator_init(char *heap_base, size_t internal, size_t size)
     base = heap_base;
     internal_end = internal;
     internal_used = 0;
+    heap_end = size;
     free_list = malloc(sizeof *free_list);
     *free_list = (struct extent){internal, size - internal, NULL};
 }
@@ -91,14 +92,16 @@ void shoal_heap_allocator_fini(void)
     free(used);
     used = NULL;
     used_cap = used_n = used_fill = 0;
+    base = NULL;
+    heap_end = internal_end = 0;
 }
 
 void *shoal_internal_alloc(size_t size)
 {
     size_t off = align_up(internal_used, SHOAL_CACHELINE);
-    if (off + size > internal_end)
+    if (off > internal_end || size > internal_end - off)
         shoal_fatal("shmem_init", "internal symmetric region too small (%zu bytes wanted, %zu left); "
-                    "lower SHMEM_TEAMS_MAX", size, internal_end - off);
+                    "lower SHMEM_TEAMS_MAX", size, internal_end - (off < internal_end ? off : internal_end));
     internal_used = off + size;
     return base + off;
 }
@@ -127,12 +130,14 @@ void *shoal_heap_alloc(size_t size, size_t align)
 {
     if (align < MIN_ALIGN)
         align = MIN_ALIGN;
+    if (align > SHOAL_HEAP_ALIGN_MAX || size > heap_end - internal_end)
+        return NULL;   /* before rounding: SIZE_MAX would wrap to 0 */
     size = align_up(size ? size : 1, MIN_ALIGN);
     void *result = NULL;
     pthread_mutex_lock(&heap_lock);
     for (struct extent **link = &free_list, *e; (e = *link); link = &e->next) {
-        size_t at = align_up(e->off, align);
-        if (at + size <= e->off + e->len) {
+        size_t at = align_up(e->off, align), end = e->off + e->len;   /* offsets < heap_end: no wrap */
+        if (at <= end && size <= end - at) {
             carve(link, e, at, size);
             used_put(at, size);
             result = base + at;
@@ -176,7 +181,8 @@ void shoal_heap_free(void *ptr)
     struct used *u = used_find(off);
     if (!u) {
         pthread_mutex_unlock(&heap_lock);
-        shoal_fatal("shmem_free", "%p was not returned by shmem_malloc (or was freed already)", ptr);
+        shoal_fatal("shmem_free", "%p was not returned by a symmetric allocator (or was freed already); "
+                    "free each block from shmem_malloc, shmem_calloc, shmem_align or shmem_realloc once", ptr);
     }
     size_t len = u->len;
     u->off_plus_1 = SIZE_MAX;

@@ -10,11 +10,31 @@ fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Live PEs only: a killed PE whose parent died is a zombie until init reaps it.
-leftovers() {
-    for pid in $(pgrep -x "$(basename "$prog" | cut -c1-15)"); do
-        case "$(ps -o stat= -p "$pid" 2>/dev/null)" in Z*|"") ;; *) echo "$pid" ;; esac
+# Every job of this script carries a tag in its environment, which oshrun
+# passes to its PEs: leftovers are looked for among this script's own
+# processes only.  Other tests run the same program at the same time under
+# ctest -j, so a search by name (pgrep -x) would find theirs.
+tag="launcher-$$-$RANDOM"
+run_tagged=(env "LAUNCHER_TEST_TAG=$tag")   # an array, not a function: "& runner=$!" must be oshrun itself
+# Live processes only: a killed PE whose parent died is a zombie until init reaps it.
+leftovers_now() {
+    local f pid state
+    for f in $(grep -lzx "LAUNCHER_TEST_TAG=$tag" /proc/[0-9]*/environ 2>/dev/null); do
+        pid=${f#/proc/}
+        pid=${pid%/environ}
+        state=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)
+        case "$state" in Z|X|"") ;; *) echo "$pid" ;; esac
     done
+}
+# ...allowing them 2 s to go.
+leftovers() {
+    local left
+    for _ in $(seq 20); do
+        left=$(leftovers_now)
+        [ -z "$left" ] && return
+        sleep 0.1
+    done
+    echo "$left"
 }
 # Only names a Shoal job could create: other jobs (Open MPI, PMIx) use /dev/shm concurrently.
 shm_count() { ls /dev/shm 2>/dev/null | grep -ci shoal; }
@@ -24,7 +44,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 expect() {
     local name=$1 want=$2 regex=$3 np=$4 mode=$5
     local before=$(shm_count) start=$(date +%s%N)
-    env ${EXTRA_ENV:-} timeout 20 "$oshrun" -np "$np" "$prog" "$mode" >"$tmp/out" 2>"$tmp/err"
+    "${run_tagged[@]}" ${EXTRA_ENV:-} timeout 20 "$oshrun" -np "$np" "$prog" "$mode" >"$tmp/out" 2>"$tmp/err"
     local got=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))
     [ "$got" = "$want" ] || fail "$name: exit status $got, want $want"
     grep -Eq "$regex" "$tmp/err" || fail "$name: stderr lacks /$regex/: $(cat "$tmp/err")"
@@ -47,17 +67,16 @@ st=$?
 
 # oshrun killed with SIGKILL: the PEs die with it (PR_SET_PDEATHSIG).
 before=$(shm_count)
-"$oshrun" -np 4 "$prog" hang >"$tmp/out" 2>&1 &
+"${run_tagged[@]}" "$oshrun" -np 4 "$prog" hang >"$tmp/out" 2>&1 &
 runner=$!
 for _ in $(seq 50); do [ "$(grep -c ready "$tmp/out")" = 4 ] && break; sleep 0.1; done
 kill -9 "$runner"
 wait "$runner" 2>/dev/null
-sleep 1
 [ -z "$(leftovers)" ] && echo "ok: oshrun SIGKILL leaves no PE" || fail "oshrun SIGKILL left: $(leftovers)"
 [ "$(shm_count)" -le "$before" ] || fail "oshrun SIGKILL left /dev/shm entries"
 
 # oshrun interrupted (SIGTERM): stops the PEs and reports it.
-"$oshrun" -np 3 "$prog" hang >"$tmp/out" 2>"$tmp/err" &
+"${run_tagged[@]}" "$oshrun" -np 3 "$prog" hang >"$tmp/out" 2>"$tmp/err" &
 runner=$!
 for _ in $(seq 50); do [ "$(grep -c ready "$tmp/out")" = 3 ] && break; sleep 0.1; done
 kill -TERM "$runner"
