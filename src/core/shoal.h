@@ -183,7 +183,7 @@ void shoal_progress(void);
 extern int shoal_progress_n;   /* fast check: 0 means nothing registered */
 SHOAL_INLINE void shoal_poll(void)
 {
-    if (SHOAL_UNLIKELY(shoal_progress_n))
+    if (SHOAL_UNLIKELY(__atomic_load_n(&shoal_progress_n, __ATOMIC_RELAXED)))
         shoal_progress();
 }
 
