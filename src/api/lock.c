@@ -42,7 +42,7 @@ static uint32_t my_node(long *lock)
 static void check_lock(const char *routine, long *lock)
 {
     if (SHOAL_DEBUG_ON)
-        shoal_check_remote(routine, lock, sizeof *lock, HOME_PE);
+        shoal_api_check_amo(routine, lock, sizeof *lock, HOME_PE);
 }
 
 static void set_lock(long *lock)

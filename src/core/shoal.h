@@ -91,6 +91,10 @@ void shoal_config_print(void *file);   /* FILE*: every variable, its value, defa
 _Noreturn void shoal_fatal(const char *routine, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void shoal_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The routine the user called, while the API layer runs a collective or a
+ * team routine (NULL otherwise): errors raised deep inside (a put of the
+ * algorithm, a scratch check) name it instead of the internal step. */
+extern __thread const char *shoal_user_routine __attribute__((tls_model("initial-exec")));
 /* Under SHMEM_DEBUG: abort unless initialized. */
 void shoal_require_init(const char *routine);
 #define SHOAL_DEBUG_ON SHOAL_UNLIKELY(shoal_cfg.debug)
