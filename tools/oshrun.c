@@ -498,8 +498,10 @@ static int handover_exec(const struct handover *h, const char *launcher)
 static int handover(int argc, char **argv)
 {
     struct handover h = {0};
-    if (!handover_parse(argc, argv, &h))
+    if (!handover_parse(argc, argv, &h)) {
+        free(h.xvars);   /* nothing left for LeakSanitizer to report at exit */
         return -1;
+    }
     char full[PATH_MAX];
     const char *launcher = pick_launcher(full, sizeof full);
     if (!launcher) {
@@ -526,5 +528,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "oshrun: cannot create the control block: %s\n", strerror(errno));
         return 1;
     }
-    return run(&job);
+    int status = run(&job);
+    free(job.pids);
+    return status;
 }

@@ -10,7 +10,7 @@ SHOAL_INLINE void amo(const char *routine, shmem_ctx_t ctx, enum shoal_amo_op op
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
     if (SHOAL_DEBUG_ON)
-        shoal_check_remote(routine, dest, size, wpe);
+        shoal_api_check_amo(routine, dest, size, wpe);
     shoal_amo(shoal_ctx_of(ctx), op, size, dest, fetch, value, cond, wpe, nbi);
 }
 

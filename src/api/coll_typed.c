@@ -8,15 +8,34 @@
 
 /* ---- team-based ---- */
 
+/* Under SHMEM_DEBUG: the len bytes at buf must be symmetric (the algorithms
+ * reach them on other PEs by offset). */
+static void check_symmetric(const char *routine, const void *buf, size_t len)
+{
+    if (len)
+        shoal_check_remote(routine, buf, len, shoal.my_pe);
+}
+
+/* Bytes from the first to the last element of n elements at stride (in elements). */
+static size_t strided_bytes(ptrdiff_t stride, size_t elem, size_t n)
+{
+    size_t s = (size_t)(stride < 0 ? -stride : stride);
+    return n ? ((n - 1) * s + 1) * elem : 0;
+}
+
 SHOAL_INLINE int broadcast(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes,
                            int root)
 {
     struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
-    if (SHOAL_DEBUG_ON && (root < 0 || root >= t->n_pes))
-        shoal_fatal(routine, "PE_root %d is not in the team (PEs 0..%d)", root, t->n_pes - 1);
-    return shoal_coll_broadcast(t, dest, source, bytes, root);
+    if (SHOAL_DEBUG_ON) {
+        if (root < 0 || root >= t->n_pes)
+            shoal_fatal(routine, "PE_root %d is not in the team (PEs 0..%d)", root, t->n_pes - 1);
+        check_symmetric(routine, dest, bytes);
+        check_symmetric(routine, source, bytes);
+    }
+    return SHOAL_AS_USER_CALL(routine, shoal_coll_broadcast(t, dest, source, bytes, root));
 }
 
 SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes,
@@ -25,34 +44,63 @@ SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, con
     struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
-    return fixed ? shoal_coll_fcollect(t, dest, source, bytes) : shoal_coll_collect(t, dest, source, bytes);
+    if (SHOAL_DEBUG_ON) {
+        check_symmetric(routine, dest, fixed ? bytes * t->n_pes : bytes);   /* collect: sizes differ */
+        check_symmetric(routine, source, bytes);
+    }
+    return fixed ? SHOAL_AS_USER_CALL(routine, shoal_coll_fcollect(t, dest, source, bytes))
+                 : SHOAL_AS_USER_CALL(routine, shoal_coll_collect(t, dest, source, bytes));
 }
 
 SHOAL_INLINE int alltoall(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes)
 {
     struct shoal_team *t = shoal_api_member_team(routine, team);
-    return t ? shoal_coll_alltoall(t, dest, source, bytes) : -1;
+    if (!t)
+        return -1;
+    if (SHOAL_DEBUG_ON) {
+        check_symmetric(routine, dest, bytes * t->n_pes);
+        check_symmetric(routine, source, bytes * t->n_pes);
+    }
+    return SHOAL_AS_USER_CALL(routine, shoal_coll_alltoall(t, dest, source, bytes));
 }
 
 SHOAL_INLINE int alltoalls(const char *routine, shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t elem, size_t nelems)
 {
     struct shoal_team *t = shoal_api_member_team(routine, team);
-    return t ? shoal_coll_alltoalls(t, dest, source, dst, sst, elem, nelems) : -1;
+    if (!t)
+        return -1;
+    if (SHOAL_DEBUG_ON) {
+        check_symmetric(routine, dest, strided_bytes(dst, elem, nelems * t->n_pes));
+        check_symmetric(routine, source, strided_bytes(sst, elem, nelems * t->n_pes));
+    }
+    return SHOAL_AS_USER_CALL(routine, shoal_coll_alltoalls(t, dest, source, dst, sst, elem, nelems));
 }
 
-SHOAL_INLINE int reduce(const char *routine, shmem_team_t team, enum shoal_op op, enum shoal_dtype dt, void *dest,
-                        const void *source, size_t nreduce)
+SHOAL_INLINE int reduce(const char *routine, shmem_team_t team, enum shoal_op op, enum shoal_dtype dt, size_t elem,
+                        void *dest, const void *source, size_t nreduce)
 {
     struct shoal_team *t = shoal_api_member_team(routine, team);
-    return t ? shoal_coll_reduce(t, op, dt, dest, source, nreduce) : -1;
+    if (!t)
+        return -1;
+    if (SHOAL_DEBUG_ON) {
+        check_symmetric(routine, dest, nreduce * elem);
+        check_symmetric(routine, source, nreduce * elem);
+    }
+    return SHOAL_AS_USER_CALL(routine, shoal_coll_reduce(t, op, dt, dest, source, nreduce));
 }
 
-SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype dt, void *dest, const void *source,
-                      size_t nelems, bool inclusive)
+SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype dt, size_t elem, void *dest,
+                      const void *source, size_t nelems, bool inclusive)
 {
     struct shoal_team *t = shoal_api_member_team(routine, team);
-    return t ? shoal_coll_scan(t, dt, dest, source, nelems, inclusive) : -1;
+    if (!t)
+        return -1;
+    if (SHOAL_DEBUG_ON) {
+        check_symmetric(routine, dest, nelems * elem);
+        check_symmetric(routine, source, nelems * elem);
+    }
+    return SHOAL_AS_USER_CALL(routine, shoal_coll_scan(t, dt, dest, source, nelems, inclusive));
 }
 
 #define COLL_TYPED(T, N)                                                                           \
@@ -82,7 +130,7 @@ SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype d
 #define REDUCE(T, N, op, OP)                                                                       \
     SHOAL_API(int, shmem_##N##_##op##_reduce, (shmem_team_t team, T *dest, const T *source, size_t nreduce)) \
     {                                                                                              \
-        return reduce(SHOAL_ROUTINE, team, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, nreduce);    \
+        return reduce(SHOAL_ROUTINE, team, SHOAL_OP_##OP, SHOAL_DT_##N, sizeof(T), dest, source, nreduce);    \
     }
 #define REDUCE_BIT(T, N) REDUCE(T, N, and, AND) REDUCE(T, N, or, OR) REDUCE(T, N, xor, XOR)
 #define REDUCE_MINMAX(T, N) REDUCE(T, N, max, MAX) REDUCE(T, N, min, MIN)
@@ -91,11 +139,11 @@ SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype d
     REDUCE(T, N, prod, PROD)                                                                       \
     SHOAL_API(int, shmem_##N##_sum_inscan, (shmem_team_t team, T *dest, const T *source, size_t nelems)) \
     {                                                                                              \
-        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, dest, source, nelems, true);                \
+        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, sizeof(T), dest, source, nelems, true);                \
     }                                                                                              \
     SHOAL_API(int, shmem_##N##_sum_exscan, (shmem_team_t team, T *dest, const T *source, size_t nelems)) \
     {                                                                                              \
-        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, dest, source, nelems, false);               \
+        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, sizeof(T), dest, source, nelems, false);               \
     }
 
 SHOAL_API(int, shmem_broadcastmem, (shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root))
@@ -141,18 +189,25 @@ static struct shoal_active_set active_set(const char *routine, int start, int lo
 
 #define AS_PARAMS int PE_start, int logPE_stride, int PE_size, long *pSync
 #define AS(routine) active_set(routine, PE_start, logPE_stride, PE_size, pSync)
+/* The body of an active-set routine runs between these, naming the user's call in errors. */
+#define AS_BEGIN                                                                                   \
+    struct shoal_active_set as = AS(SHOAL_ROUTINE);                                                \
+    const char *outer = shoal_api_enter(SHOAL_ROUTINE)
+#define AS_END shoal_api_leave(outer)
 
 SHOAL_API(void, shmem_barrier, (AS_PARAMS))
 {
-    struct shoal_active_set as = AS(SHOAL_ROUTINE);
+    AS_BEGIN;
     shoal_quiet(&shoal_ctx_default);
     shoal_coll_barrier_as(&as);
+    AS_END;
 }
 
 SHOAL_API(void, shmem_sync, (AS_PARAMS))
 {
-    struct shoal_active_set as = AS(SHOAL_ROUTINE);
+    AS_BEGIN;
     shoal_coll_barrier_as(&as);
+    AS_END;
 }
 
 /* broadcast32 moves 4-byte elements, broadcast64 8-byte ones. */
@@ -160,29 +215,34 @@ SHOAL_API(void, shmem_sync, (AS_PARAMS))
     SHOAL_API(void, shmem_broadcast##bits,                                                         \
               (void *dest, const void *source, size_t nelems, int PE_root, AS_PARAMS))             \
     {                                                                                              \
-        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        AS_BEGIN;                                                                                  \
         shoal_coll_broadcast_as(&as, dest, source, nelems * (bits / 8), PE_root);                  \
+        AS_END;                                                                                    \
     }                                                                                              \
     SHOAL_API(void, shmem_collect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
-        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        AS_BEGIN;                                                                                  \
         shoal_coll_collect_as(&as, dest, source, nelems * (bits / 8));                             \
+        AS_END;                                                                                    \
     }                                                                                              \
     SHOAL_API(void, shmem_fcollect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
-        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        AS_BEGIN;                                                                                  \
         shoal_coll_fcollect_as(&as, dest, source, nelems * (bits / 8));                            \
+        AS_END;                                                                                    \
     }                                                                                              \
     SHOAL_API(void, shmem_alltoall##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
-        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        AS_BEGIN;                                                                                  \
         shoal_coll_alltoall_as(&as, dest, source, nelems * (bits / 8));                            \
+        AS_END;                                                                                    \
     }                                                                                              \
     SHOAL_API(void, shmem_alltoalls##bits,                                                         \
               (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
-        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
+        AS_BEGIN;                                                                                  \
         shoal_coll_alltoalls_as(&as, dest, source, dst, sst, bits / 8, nelems);                    \
+        AS_END;                                                                                    \
     }
 AS_SIZED(32)
 AS_SIZED(64)
@@ -192,8 +252,9 @@ AS_SIZED(64)
               (T *dest, const T *source, int nreduce, int PE_start, int logPE_stride, int PE_size, T *pWrk, \
                long *pSync))                                                                       \
     {                                                                                              \
-        struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        shoal_coll_reduce_as(&as, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, (size_t)nreduce, pWrk); \
+        AS_BEGIN;                                                                                  \
+        shoal_coll_reduce_as(&as, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, (size_t)nreduce, pWrk);\
+        AS_END;                                                                                    \
     }
 #define TO_ALL_BIT(T, N) TO_ALL(T, N, and, AND) TO_ALL(T, N, or, OR) TO_ALL(T, N, xor, XOR)
 #define TO_ALL_MINMAX(T, N) TO_ALL(T, N, max, MAX) TO_ALL(T, N, min, MIN)

@@ -64,13 +64,14 @@ SHOAL_API(int, shmem_ctx_create, (long options, shmem_ctx_t *ctx))
 
 SHOAL_API(int, shmem_team_create_ctx, (shmem_team_t team, long options, shmem_ctx_t *ctx))
 {
-    if (team == SHMEM_TEAM_INVALID) {
+    struct shoal_team *t = shoal_api_team("shmem_team_create_ctx", team);
+    if (!t) {
         *ctx = SHMEM_CTX_INVALID;
         if (SHOAL_DEBUG_ON)
             shoal_warn("shmem_team_create_ctx", "team is SHMEM_TEAM_INVALID: no context created");
         return -1;
     }
-    return ctx_new(shoal_team_of(team), options, ctx, "shmem_team_create_ctx");
+    return ctx_new(t, options, ctx, "shmem_team_create_ctx");
 }
 
 SHOAL_API(void, shmem_ctx_destroy, (shmem_ctx_t ctx))

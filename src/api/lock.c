@@ -11,8 +11,13 @@
  * A PE joins by swapping itself into the tail and, if there was a
  * predecessor, writing itself into the predecessor's node and waiting on
  * its own node, which only its predecessor changes.  So waiting PEs spin on
- * local memory, and the lock passes in the order PEs reached the tail. */
+ * local memory, and the lock passes in the order PEs reached the tail.
+ *
+ * The queue has one node per PE, so under SHMEM_THREAD_MULTIPLE the threads
+ * of a PE first queue among themselves (lock_local.c: a ticket per thread)
+ * and only the thread at the head of that line uses the PE's node. */
 #include "api.h"
+#include "lock_local.h"
 
 _Static_assert(sizeof(long) >= 2 * sizeof(uint32_t), "a lock must hold two 32-bit words");
 
@@ -37,12 +42,11 @@ static uint32_t my_node(long *lock)
 static void check_lock(const char *routine, long *lock)
 {
     if (SHOAL_DEBUG_ON)
-        shoal_check_remote(routine, lock, sizeof *lock, HOME_PE);
+        shoal_api_check_amo(routine, lock, sizeof *lock, HOME_PE);
 }
 
-SHOAL_API(void, shmem_set_lock, (long *lock))
+static void set_lock(long *lock)
 {
-    check_lock("shmem_set_lock", lock);
     uint32_t me = (uint32_t)shoal.my_pe + 1;
     amo32(SHOAL_AMO_SET, node_word(lock), WAITING, 0, shoal.my_pe);
     uint32_t prev = amo32(SHOAL_AMO_SWAP, tail_word(lock), me, 0, HOME_PE);
@@ -53,18 +57,15 @@ SHOAL_API(void, shmem_set_lock, (long *lock))
 }
 
 /* 0 when this call took the lock, 1 when someone holds or awaits it. */
-SHOAL_API(int, shmem_test_lock, (long *lock))
+static int test_lock(long *lock)
 {
-    check_lock("shmem_test_lock", lock);
     uint32_t me = (uint32_t)shoal.my_pe + 1;
     amo32(SHOAL_AMO_SET, node_word(lock), 0, 0, shoal.my_pe);
     return amo32(SHOAL_AMO_CSWAP, tail_word(lock), me, 0, HOME_PE) == 0 ? 0 : 1;
 }
 
-SHOAL_API(void, shmem_clear_lock, (long *lock))
+static void clear_lock(long *lock)
 {
-    check_lock("shmem_clear_lock", lock);
-    shoal_quiet(&shoal_ctx_default);   /* the critical section's updates land before the next holder's */
     uint32_t me = (uint32_t)shoal.my_pe + 1;
     uint32_t next = my_node(lock) >> 1;
     if (next == 0) {
@@ -74,4 +75,40 @@ SHOAL_API(void, shmem_clear_lock, (long *lock))
         SHOAL_WAIT_WHILE((next = my_node(lock) >> 1) == 0);
     }
     amo32(SHOAL_AMO_AND, node_word(lock), ~(uint32_t)WAITING, 0, (int)next - 1);
+}
+
+/* Threads share the PE's node only when several may call at once. */
+static bool threads_contend(void)
+{
+    return shoal.thread_level == SHMEM_THREAD_MULTIPLE;
+}
+
+SHOAL_API(void, shmem_set_lock, (long *lock))
+{
+    check_lock("shmem_set_lock", lock);
+    if (threads_contend())
+        shoal_lock_local_take(lock);
+    set_lock(lock);
+}
+
+SHOAL_API(int, shmem_test_lock, (long *lock))
+{
+    check_lock("shmem_test_lock", lock);
+    if (!threads_contend())
+        return test_lock(lock);
+    if (!shoal_lock_local_try(lock))
+        return 1;   /* another thread of this PE holds or awaits it */
+    if (test_lock(lock) == 0)
+        return 0;
+    shoal_lock_local_give(lock);
+    return 1;
+}
+
+SHOAL_API(void, shmem_clear_lock, (long *lock))
+{
+    check_lock("shmem_clear_lock", lock);
+    shoal_quiet(&shoal_ctx_default);   /* the critical section's updates land before the next holder's */
+    clear_lock(lock);
+    if (threads_contend())
+        shoal_lock_local_give(lock);
 }

@@ -33,6 +33,8 @@ SHOAL_API(void, shmem_query_initialized, (int *initialized))
 SHOAL_API(void, shmem_finalize, (void))
 {
     shoal_finalize();
+    if (!shoal_initialized())
+        shoal_api_teams_forget();
 }
 
 SHOAL_API(void, shmem_global_exit, (int status))

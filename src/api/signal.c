@@ -19,7 +19,7 @@ SHOAL_INLINE void put_signal(const char *routine, shmem_ctx_t ctx, void *dest, c
     if (SHOAL_DEBUG_ON) {
         if (bytes)
             shoal_check_remote(routine, dest, bytes, wpe);
-        shoal_check_remote(routine, sig_addr, sizeof *sig_addr, wpe);
+        shoal_api_check_amo(routine, sig_addr, sizeof *sig_addr, wpe);
         if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
             bad_sig_op(routine, sig_op);
     }
@@ -54,7 +54,7 @@ SHOAL_INLINE void signal_update(const char *routine, shmem_ctx_t ctx, enum shoal
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
     if (SHOAL_DEBUG_ON)
-        shoal_check_remote(routine, sig_addr, sizeof *sig_addr, wpe);
+        shoal_api_check_amo(routine, sig_addr, sizeof *sig_addr, wpe);
     shoal_amo(shoal_ctx_of(ctx), op, sizeof *sig_addr, sig_addr, NULL, &signal, NULL, wpe, false);
 }
 

@@ -25,6 +25,15 @@ static int debug_invalid(const char *routine, const char *what)
     return -1;
 }
 
+/* A team a split made, as the handle the user gets (recorded as live). */
+static shmem_team_t returned(const char *routine, struct shoal_team *t)
+{
+    if (!t)
+        return SHMEM_TEAM_INVALID;
+    shoal_api_team_add(routine, t);
+    return t;
+}
+
 /* num_contexts asked for in a team config; defaults to 0 (the spec: no
  * contexts on a new team unless asked for). */
 static int config_contexts(const shmem_team_config_t *config, long mask, const char *routine)
@@ -42,17 +51,20 @@ static int config_contexts(const shmem_team_config_t *config, long mask, const c
 
 SHOAL_API(int, shmem_team_my_pe, (shmem_team_t team))
 {
-    return team == SHMEM_TEAM_INVALID ? -1 : shoal_team_of(team)->my_pe;
+    struct shoal_team *t = shoal_api_team("shmem_team_my_pe", team);
+    return t ? t->my_pe : -1;
 }
 
 SHOAL_API(int, shmem_team_n_pes, (shmem_team_t team))
 {
-    return team == SHMEM_TEAM_INVALID ? -1 : shoal_team_of(team)->n_pes;
+    struct shoal_team *t = shoal_api_team("shmem_team_n_pes", team);
+    return t ? t->n_pes : -1;
 }
 
 SHOAL_API(int, shmem_team_get_config, (shmem_team_t team, long config_mask, shmem_team_config_t *config))
 {
-    if (team == SHMEM_TEAM_INVALID)
+    struct shoal_team *t = shoal_api_team("shmem_team_get_config", team);
+    if (!t)
         return debug_invalid("shmem_team_get_config", "team");
     if (config_mask == 0)
         return 0;
@@ -63,18 +75,19 @@ SHOAL_API(int, shmem_team_get_config, (shmem_team_t team, long config_mask, shme
         return -1;
     }
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
-        config->num_contexts = shoal_team_of(team)->num_contexts;
+        config->num_contexts = t->num_contexts;
     return 0;
 }
 
 SHOAL_API(int, shmem_team_translate_pe, (shmem_team_t src_team, int src_pe, shmem_team_t dest_team))
 {
-    if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID)
+    struct shoal_team *src = shoal_api_team("shmem_team_translate_pe", src_team);
+    struct shoal_team *dest = shoal_api_team("shmem_team_translate_pe", dest_team);
+    if (!src || !dest)
         return -1;
-    struct shoal_team *src = shoal_team_of(src_team);
     if (src_pe < 0 || src_pe >= src->n_pes)
         return -1;
-    return shoal_team_index_of(shoal_team_of(dest_team), shoal_team_pe(src, src_pe));
+    return shoal_team_index_of(dest, shoal_team_pe(src, src_pe));
 }
 
 /* A triplet the spec accepts: size >= 1, every member inside the parent
@@ -113,9 +126,9 @@ SHOAL_API(int, shmem_team_split_strided, (shmem_team_t parent_team, int start, i
 {
     static const char routine[] = "shmem_team_split_strided";
     *new_team = SHMEM_TEAM_INVALID;
-    if (parent_team == SHMEM_TEAM_INVALID)
+    struct shoal_team *p = shoal_api_team(routine, parent_team);
+    if (!p)
         return debug_invalid(routine, "parent_team");
-    struct shoal_team *p = shoal_team_of(parent_team);
     if (!valid_triplet(p, start, stride, size, routine))
         return -1;
     struct shoal_team_spec s = {.start = start, .stride = stride, .n_pes = size,
@@ -126,7 +139,7 @@ SHOAL_API(int, shmem_team_split_strided, (shmem_team_t parent_team, int start, i
     struct shoal_team *t;
     if (shoal_team_create(p, 1, &s, &t, routine) != 0)
         return -1;
-    *new_team = t ? t : SHMEM_TEAM_INVALID;
+    *new_team = returned(routine, t);
     return 0;
 }
 
@@ -137,9 +150,9 @@ SHOAL_API(int, shmem_team_split_2d, (shmem_team_t parent_team, int xrange, const
 {
     static const char routine[] = "shmem_team_split_2d";
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
-    if (parent_team == SHMEM_TEAM_INVALID)
+    struct shoal_team *p = shoal_api_team(routine, parent_team);
+    if (!p)
         return debug_invalid(routine, "parent_team");
-    struct shoal_team *p = shoal_team_of(parent_team);
     if (xrange < 1) {
         DEBUG_REPORT(p, routine, "xrange %d: it must be at least 1; the split fails on every PE", xrange);
         return -1;
@@ -157,8 +170,8 @@ SHOAL_API(int, shmem_team_split_2d, (shmem_team_t parent_team, int xrange, const
     struct shoal_team *t[2];
     if (shoal_team_create(p, 2, s, t, routine) != 0)
         return -1;
-    *xaxis_team = t[0];
-    *yaxis_team = t[1];
+    *xaxis_team = returned(routine, t[0]);
+    *yaxis_team = returned(routine, t[1]);
     return 0;
 }
 
@@ -168,37 +181,39 @@ SHOAL_API(int, shmemx_team_split_color, (shmem_team_t parent_team, int color, in
 {
     static const char routine[] = "shmemx_team_split_color";
     *new_team = SHMEM_TEAM_INVALID;
-    if (parent_team == SHMEM_TEAM_INVALID)
+    struct shoal_team *p = shoal_api_team(routine, parent_team);
+    if (!p)
         return debug_invalid(routine, "parent_team");
     if (color < 0 && color != SHMEMX_COLOR_UNDEFINED && SHOAL_DEBUG_ON)
         shoal_warn(routine, "color %d is negative: treated as SHMEMX_COLOR_UNDEFINED (no team)", color);
     struct shoal_team *t;
-    if (shoal_team_split_color(shoal_team_of(parent_team), color, key,
+    if (shoal_team_split_color(p, color, key,
                                config_contexts(config, config_mask, routine), &t, routine) != 0)
         return -1;
-    *new_team = t ? t : SHMEM_TEAM_INVALID;
+    *new_team = returned(routine, t);
     return 0;
 }
 
 SHOAL_API(void, shmem_team_destroy, (shmem_team_t team))
 {
-    if (team == SHMEM_TEAM_INVALID)
+    struct shoal_team *t = shoal_api_team("shmem_team_destroy", team);
+    if (!t)
         return;
-    struct shoal_team *t = shoal_team_of(team);
     if (t->predefined) {
         if (SHOAL_DEBUG_ON)
             shoal_warn("shmem_team_destroy", "a predefined team (WORLD, SHARED, HOST, LEADERS) cannot be "
                        "destroyed; call ignored");
         return;
     }
+    shoal_api_team_drop(t);
     shoal_team_destroy(t, shoal_ctx_free);
 }
 
 SHOAL_API(void *, shmem_team_ptr, (shmem_team_t team, const void *dest, int pe))
 {
-    if (team == SHMEM_TEAM_INVALID)
+    struct shoal_team *t = shoal_api_team("shmem_team_ptr", team);
+    if (!t)
         return NULL;
-    struct shoal_team *t = shoal_team_of(team);
     if (pe < 0 || pe >= t->n_pes)
         return NULL;
     return shoal_ptr(dest, shoal_team_pe(t, pe));
@@ -206,8 +221,9 @@ SHOAL_API(void *, shmem_team_ptr, (shmem_team_t team, const void *dest, int pe))
 
 SHOAL_API(int, shmem_team_sync, (shmem_team_t team))
 {
-    if (team == SHMEM_TEAM_INVALID)
+    struct shoal_team *t = shoal_api_team("shmem_team_sync", team);
+    if (!t)
         return debug_invalid("shmem_team_sync", "team");
-    shoal_team_barrier(shoal_team_of(team));
+    shoal_team_barrier(t);
     return 0;
 }

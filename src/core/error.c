@@ -6,8 +6,12 @@
 #include "shoal.h"
 #include "../boot/boot.h"
 
+__thread const char *shoal_user_routine;
+
 static void report(const char *level, const char *routine, const char *fmt, va_list ap)
 {
+    if (shoal_user_routine)
+        routine = shoal_user_routine;
     char msg[1024];
     vsnprintf(msg, sizeof msg, fmt, ap);
     if (shoal.n_pes > 0)

@@ -14,7 +14,6 @@
 struct shoal_state shoal;
 
 static struct shoal_segment segs[SHOAL_NSEGS];
-static bool globals_shared;
 
 /* What each PE publishes at init. */
 struct pe_card {
@@ -104,11 +103,8 @@ static void count_machine(const struct pe_card *cards)
 
 static void create_segments(void)
 {
-    if (!globals_shared) {
-        if (shoal_globals_share(&segs[SHOAL_SEG_DATA]) != 0)
-            shoal_fatal("shmem_init", "could not make global variables symmetric (memfd/mmap failed)");
-        globals_shared = true;
-    }
+    if (shoal_globals_share(&segs[SHOAL_SEG_DATA]) != 0)
+        shoal_fatal("shmem_init", "could not make global variables symmetric (memfd/mmap failed)");
     size_t internal = ((size_t)1 << 20) + shoal_teams_internal_bytes();   /* control blocks, pSync pool */
     internal = (internal + 4095) & ~(size_t)4095;
     size_t heap = internal + ((shoal_cfg.heap_size + 4095) & ~(size_t)4095);
@@ -177,11 +173,13 @@ static void exchange_and_map(void)
     attach_peers(all);
     count_machine(all);
     free(all);
-    /* Everyone has mapped everyone: the descriptors may go.  The heap fd
-     * closes; the globals fd stays for a later re-init. */
+    /* Everyone has mapped everyone: the descriptors may go (a re-init
+     * shares the globals afresh). */
     shoal_boot_barrier();
-    close(segs[SHOAL_SEG_HEAP].fd);
-    segs[SHOAL_SEG_HEAP].fd = -1;
+    for (int s = 0; s < SHOAL_NSEGS; s++) {
+        close(segs[s].fd);
+        segs[s].fd = -1;
+    }
 }
 
 static void print_banner(void)

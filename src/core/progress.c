@@ -1,5 +1,15 @@
 /* Progress hooks: the network transport and pending split-phase barriers
- * register here, and every wait, test and communication call drives them. */
+ * register here, and every wait, test and communication call drives them.
+ *
+ * Readers take no lock: the hooks live in an immutable table, and a change
+ * (rare: a few per init) builds a new table under the lock and publishes it
+ * with one pointer store.  A reader walks the table it loaded, so it never
+ * sees a half-moved entry (a function with another hook's argument).  Old
+ * tables are never freed, since a reader may still be walking one; they
+ * stay reachable through the new table, so leak checkers stay quiet.  A
+ * thread already walking the old table may call a removed hook once more:
+ * owners remove theirs only when no other thread can be in a SHMEM call
+ * (finalize). */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -11,28 +21,55 @@ struct hook {
     shoal_progress_fn fn;
     void *arg;
 };
-static struct hook hooks[MAX_HOOKS];
-int shoal_progress_n;
+struct hook_table {
+    int n;
+    struct hook hook[MAX_HOOKS];
+    const struct hook_table *older;   /* the table this one replaced */
+};
+static const struct hook_table no_hooks;
+static const struct hook_table *current = &no_hooks;
+int shoal_progress_n;   /* current->n, read by shoal_poll without following the pointer */
 static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int in_progress;   /* a hook that waits must not re-enter the hooks */
+
+/* Under hooks_lock: a copy of the current table to edit. */
+static struct hook_table *next_table(const char *routine)
+{
+    struct hook_table *t = malloc(sizeof *t);
+    if (!t)
+        shoal_fatal(routine, "out of memory for the progress hook table");
+    *t = *current;
+    t->older = current;
+    return t;
+}
+
+static void publish(struct hook_table *t)
+{
+    __atomic_store_n(&current, t, __ATOMIC_RELEASE);
+    __atomic_store_n(&shoal_progress_n, t->n, __ATOMIC_RELEASE);
+}
 
 void shoal_progress_add(shoal_progress_fn fn, void *arg)
 {
     pthread_mutex_lock(&hooks_lock);
-    if (shoal_progress_n == MAX_HOOKS)
+    if (current->n == MAX_HOOKS)
         shoal_fatal("shoal_progress_add", "more than %d progress hooks", MAX_HOOKS);
-    hooks[shoal_progress_n] = (struct hook){fn, arg};
-    __atomic_store_n(&shoal_progress_n, shoal_progress_n + 1, __ATOMIC_RELEASE);
+    struct hook_table *t = next_table("shoal_progress_add");
+    t->hook[t->n++] = (struct hook){fn, arg};
+    publish(t);
     pthread_mutex_unlock(&hooks_lock);
 }
 
 void shoal_progress_remove(shoal_progress_fn fn, void *arg)
 {
     pthread_mutex_lock(&hooks_lock);
-    for (int i = 0; i < shoal_progress_n; i++) {
-        if (hooks[i].fn == fn && hooks[i].arg == arg) {
-            hooks[i] = hooks[shoal_progress_n - 1];
-            __atomic_store_n(&shoal_progress_n, shoal_progress_n - 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < current->n; i++) {
+        if (current->hook[i].fn == fn && current->hook[i].arg == arg) {
+            struct hook_table *t = next_table("shoal_progress_remove");
+            t->n--;
+            for (int j = i; j < t->n; j++)
+                t->hook[j] = t->hook[j + 1];
+            publish(t);
             break;
         }
     }
@@ -44,8 +81,8 @@ void shoal_progress(void)
     if (in_progress)
         return;
     in_progress = 1;
-    int n = __atomic_load_n(&shoal_progress_n, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n && i < shoal_progress_n; i++)
-        hooks[i].fn(hooks[i].arg);
+    const struct hook_table *t = __atomic_load_n(&current, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < t->n; i++)
+        t->hook[i].fn(t->hook[i].arg);
     in_progress = 0;
 }

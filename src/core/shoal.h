@@ -92,6 +92,10 @@ void shoal_config_print(void *file);   /* FILE*: every variable, its value, defa
 _Noreturn void shoal_fatal(const char *routine, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void shoal_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The routine the user called, while the API layer runs a collective or a
+ * team routine (NULL otherwise): errors raised deep inside (a put of the
+ * algorithm, a scratch check) name it instead of the internal step. */
+extern __thread const char *shoal_user_routine __attribute__((tls_model("initial-exec")));
 /* Under SHMEM_DEBUG: abort unless initialized. */
 void shoal_require_init(const char *routine);
 #define SHOAL_DEBUG_ON SHOAL_UNLIKELY(shoal_cfg.debug)
@@ -184,7 +188,7 @@ void shoal_progress(void);
 extern int shoal_progress_n;   /* fast check: 0 means nothing registered */
 SHOAL_INLINE void shoal_poll(void)
 {
-    if (SHOAL_UNLIKELY(shoal_progress_n))
+    if (SHOAL_UNLIKELY(__atomic_load_n(&shoal_progress_n, __ATOMIC_RELAXED)))
         shoal_progress();
 }
 

@@ -2,10 +2,13 @@
  * writable data ([.data, .bss] of the executable, page-rounded, after RELRO)
  * is copied into a memfd that is mapped MAP_SHARED|MAP_FIXED over the same
  * range.  The program runs on unchanged, and PEs on the host map each
- * other's memfd, so globals are reached like heap memory: by offset. */
+ * other's memfd, so globals are reached like heap memory: by offset.
+ *
+ * Every init shares them afresh (the memfd of the last init is closed once
+ * the peers have mapped it, so no descriptor stays open between inits). */
 #include <link.h>
-#include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mem.h"
@@ -34,6 +37,21 @@ static int find_data(struct dl_phdr_info *info, size_t size, void *arg)
     return 1;
 }
 
+/* The kernel copies the range into the memfd: a raw system call, so no
+ * sanitizer intercepts it.  A memcpy (or write(2), which ASan checks too)
+ * would read the redzones ASan puts between a sanitized program's globals
+ * and abort in shmem_init. */
+static int copy_into(int fd, uintptr_t start, size_t len)
+{
+    for (size_t done = 0; done < len;) {
+        long n = syscall(SYS_pwrite64, fd, (const void *)(start + done), len - done, (off_t)done);
+        if (n <= 0)
+            return -1;
+        done += (size_t)n;
+    }
+    return 0;
+}
+
 int shoal_globals_share(struct shoal_segment *seg)
 {
     struct range r = {0};
@@ -50,15 +68,14 @@ int shoal_globals_share(struct shoal_segment *seg)
     int fd = shoal_memfd("shoal-globals", len);
     if (fd < 0)
         return -1;
-    void *copy = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (copy == MAP_FAILED)
+    /* A store to a global between the copy and the remap would be lost: the
+     * program's other threads must not write globals while shmem_init runs
+     * (at the first init nothing else runs yet). */
+    if (copy_into(fd, start, len) != 0 ||
+        mmap((void *)start, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        close(fd);
         return -1;
-    /* Nothing else runs yet (init is single-threaded), so no store is lost
-     * between the copy and the remap. */
-    memcpy(copy, (void *)start, len);
-    munmap(copy, len);
-    if (mmap((void *)start, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
-        return -1;
+    }
     seg->base = (char *)start;
     seg->size = len;
     seg->fd = fd;
