@@ -67,15 +67,16 @@ def distinct(rows):
 class Proto:
     """One C prototype: return type, name, parameter list (C text)."""
 
-    def __init__(self, ret, name, params, noreturn=False):
+    def __init__(self, ret, name, params, noreturn=False, deprecated=False):
         self.ret, self.name, self.params, self.noreturn = ret, name, params, noreturn
+        self.deprecated = deprecated
 
     def param_list(self):
         return [] if self.params.strip() == "void" else split_params(self.params)
 
     def render(self, prefix=""):
         sep = "" if self.ret.endswith("*") else " "
-        lead = "SHOAL_NORETURN " if self.noreturn else ""
+        lead = ("SHOAL_NORETURN " if self.noreturn else "") + ("SHOAL_DEPRECATED " if self.deprecated else "")
         return "%s%s%s%s%s(%s);" % (lead, self.ret, sep, prefix, self.name, self.params)
 
 
@@ -107,7 +108,7 @@ def ctx_form(proto):
 def substitute(proto, row):
     def sub(s):
         return s.replace("TYPENAME", row.name).replace("TYPE", row.ctype)
-    return Proto(sub(proto.ret), sub(proto.name), sub(proto.params), proto.noreturn)
+    return Proto(sub(proto.ret), sub(proto.name), sub(proto.params), proto.noreturn, proto.deprecated)
 
 
 class Generic:
@@ -151,6 +152,7 @@ def read_routines(path, types):
 def expand(template, flags, types, generics):
     families = [f for f in flags if f.isupper() and f != "SIZE"]
     template.noreturn = "noreturn" in flags
+    template.deprecated = "deprecated" in flags
     with_ctx = "ctx" in flags
     if families:
         rows = [r for r in types if r.families & set(families)]
