@@ -60,9 +60,10 @@ SHOAL_API(void *, shmem_align, (size_t alignment, size_t size))
 {
     if (!size)
         return NULL;
-    if (alignment & (alignment - 1) || alignment % sizeof(void *)) {
-        shoal_warn("shmem_align", "alignment %zu is not a power of two multiple of %zu", alignment,
-                   sizeof(void *));
+    /* The spec asks for a power-of-two multiple of sizeof(void *); smaller
+     * powers of two (SOS's tests pass 2 and 4) are met by every block. */
+    if (alignment & (alignment - 1)) {
+        shoal_warn("shmem_align", "alignment %zu is not a power of two", alignment);
         world_barrier();
         return NULL;
     }

@@ -127,6 +127,8 @@ void *shoal_heap_alloc(size_t size, size_t align)
 {
     if (align < MIN_ALIGN)
         align = MIN_ALIGN;
+    if (align > SHOAL_HEAP_BASE_ALIGN)
+        return NULL;   /* offsets so aligned would not be addresses so aligned */
     size = align_up(size ? size : 1, MIN_ALIGN);
     void *result = NULL;
     pthread_mutex_lock(&heap_lock);

@@ -21,6 +21,10 @@ struct shoal_segment_id {
 
 int shoal_memfd(const char *name, size_t size);
 int shoal_globals_share(struct shoal_segment *seg);
+/* The heap's base is aligned to this, so that an offset aligned to any
+ * power of two up to it (every PE allocates the same offsets) is an
+ * address so aligned on every PE: shmem_align(8 MiB) works. */
+#define SHOAL_HEAP_BASE_ALIGN ((size_t)1 << 30)
 int shoal_heap_create(struct shoal_segment *seg, size_t size);
 /* Map a segment of a PE on this host (through /proc/pid/fd); NULL on failure. */
 char *shoal_segment_attach(const struct shoal_segment_id *id);

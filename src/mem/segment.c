@@ -24,7 +24,19 @@ int shoal_heap_create(struct shoal_segment *seg, size_t size)
     int fd = shoal_memfd("shoal-heap", size);
     if (fd < 0)
         return -1;
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    /* Reserve address space (no memory) with room to align, keep the
+     * aligned part and map the heap over it. */
+    size_t span = size + SHOAL_HEAP_BASE_ALIGN;
+    char *r = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p = MAP_FAILED;
+    if (r != MAP_FAILED) {
+        char *at = (char *)(((uintptr_t)r + SHOAL_HEAP_BASE_ALIGN - 1) & ~(uintptr_t)(SHOAL_HEAP_BASE_ALIGN - 1));
+        if (at > r)
+            munmap(r, (size_t)(at - r));
+        if (r + span > at + size)
+            munmap(at + size, (size_t)(r + span - (at + size)));
+        p = mmap(at, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED, fd, 0);
+    }
     if (p == MAP_FAILED) {
         close(fd);
         return -1;
