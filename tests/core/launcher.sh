@@ -11,8 +11,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Live PEs only: a killed PE whose parent died is a zombie until init reaps it.
+# Only this build's binary (by full path): other builds run the same program.
 leftovers() {
-    for pid in $(pgrep -x "$(basename "$prog" | cut -c1-15)"); do
+    for pid in $(pgrep -f "^$prog( |\$)"); do
         case "$(ps -o stat= -p "$pid" 2>/dev/null)" in Z*|"") ;; *) echo "$pid" ;; esac
     done
 }
