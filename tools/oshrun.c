@@ -234,7 +234,8 @@ static void pe_ended(struct job *job, int pe, int st)
                 job->alive > 0 ? "; stopping the other PEs" : "");
     } else if (*shoal_local_state(job->ctl, pe) == SHOAL_PE_RUNNING) {
         job->status = 1;
-        fprintf(stderr, "oshrun: PE %d exited without calling shmem_finalize%s\n", pe,
+        fprintf(stderr, "oshrun: PE %d exited with status 0 without finalizing (it skipped the exit handlers "
+                        "that finalize implicitly: _exit or quick_exit?)%s\n", pe,
                 job->alive > 0 ? "; stopping the other PEs (they could wait for it forever)" : "");
     } else {
         return;

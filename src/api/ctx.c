@@ -27,12 +27,12 @@ static int ctx_new(struct shoal_team *t, long options, shmem_ctx_t *ctx, const c
     c->options = options;
     /* Creating thread of a PRIVATE context (0: shareable), for destroy's check. */
     c->creator_thread_private = (options & SHMEM_CTX_PRIVATE) ? (int)gettid() : 0;
+    /* A team's num_contexts is a reservation hint, as in other libraries:
+     * programs create contexts on teams made with config = NULL and expect
+     * them to work, so only running out of memory or endpoints fails. */
     if (!shoal_team_ctx_add(t, c)) {
         if (SHOAL_DEBUG_ON)
-            shoal_warn(routine, "the team allows %d context%s at once (its num_contexts, 0 unless asked for) "
-                       "and has them: ask for more when creating the team (config.num_contexts, with "
-                       "SHMEM_TEAM_NUM_CONTEXTS in config_mask), or destroy one first",
-                       t->num_contexts, t->num_contexts == 1 ? "" : "s");
+            shoal_warn(routine, "out of memory for the team's list of contexts; destroy unused contexts");
         free(c);
         return -1;
     }

@@ -190,14 +190,13 @@ SHOAL_INLINE size_t test_any(sat_fn sat, const char *routine, const void *ivars,
         SHOAL_WAIT_WHILE(!N##_sat(SHOAL_ROUTINE, ivar, 0, SHMEM_CMP_NE, &cmp_value, 0));          \
     }
 
-/* A row's sat comes first: the other families of the row use it.  The
- * standard AMO types and the deprecated short/ushort (P2PDEP) are disjoint. */
+/* Every point-to-point type gets every routine; its sat comes first, as
+ * the routines (and shmem_TYPENAME_wait) use it.  The standard AMO types
+ * and the deprecated short/ushort (P2PDEP) are disjoint. */
+#define P2P_ROUTINES(T, N) P2P_SAT(T, N) P2P_SINGLE(T, N) P2P_SET(T, N)
 #define SHOAL_TYPE(T, N, F)                                                                        \
-    SHOAL_IF(AMO, F)(P2P_SAT, T, N)                                                                \
-    SHOAL_IF(P2PDEP, F)(P2P_SAT, T, N)                                                             \
-    SHOAL_IF(AMO, F)(P2P_SINGLE, T, N)                                                             \
-    SHOAL_IF(P2PDEP, F)(P2P_SINGLE, T, N)                                                          \
-    SHOAL_IF(AMO, F)(P2P_SET, T, N)                                                                \
+    SHOAL_IF(AMO, F)(P2P_ROUTINES, T, N)                                                           \
+    SHOAL_IF(P2PDEP, F)(P2P_ROUTINES, T, N)                                                        \
     SHOAL_IF(WAITDEP, F)(P2P_WAIT_DEPRECATED, T, N)
 #include "../core/types.def"
 #undef SHOAL_TYPE

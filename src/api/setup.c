@@ -96,7 +96,6 @@ SHOAL_API(void, start_pes, (int npes))
     (void)npes;
     if (shoal_init(SHMEM_THREAD_SINGLE, NULL) != 0)
         exit(1);
-    shoal.finalize_at_exit = true;
 }
 
 SHOAL_API(int, _my_pe, (void))

@@ -148,6 +148,7 @@ static void attach_peers(const struct pe_card *cards)
                             (int)cards[pe].seg[s].pid);
             shoal.peers[pe].base[s] = b;
         }
+        shoal.peers[pe].pid = cards[pe].seg[0].pid;
     }
     free(first_pe_of_host);
 }
@@ -194,14 +195,26 @@ static void print_banner(void)
     fflush(stdout);
 }
 
-/* Only start_pes promises finalization at exit; a shmem_init program that
- * exits without shmem_finalize is reported by the launcher instead (a
- * collective at exit would hang when the exit is a failure). */
-static void finalize_at_exit(void)
+static void finalize_step(bool at_exit);
+
+/* One rule for every program (start_pes ones, and shmem_init ones that
+ * return from main, or call exit(0), without shmem_finalize, or init more
+ * often than they finalize): the init references left at exit are
+ * finalized here.  That is collective, so each step first waits, bounded,
+ * for every PE to reach finalize (shoal_await_finalizers).  A failing exit
+ * (status != 0) skips it: the launcher ends the job, and PEs may be waiting
+ * for this one in a collective it will never join. */
+static void finalize_at_exit(int status, void *unused)
 {
-    if (shoal.finalize_at_exit)
-        while (shoal.init_count > 0)
-            shoal_finalize();
+    (void)unused;
+    if (shoal.init_count == 0 || status != 0)
+        return;
+    if (SHOAL_DEBUG_ON)
+        shoal_warn("exit", "shmem_finalize was not called for %d shmem_init%s; finalizing implicitly "
+                   "(call shmem_finalize before returning from main)", shoal.init_count,
+                   shoal.init_count == 1 ? "" : "s");
+    while (shoal.init_count > 0)
+        finalize_step(true);
 }
 
 int shoal_init(int requested, int *provided)
@@ -224,7 +237,7 @@ int shoal_init(int requested, int *provided)
     shoal_teams_init();
     shoal_coll_init();   /* validates SHMEM_*_ALGORITHM now, not at the first collective */
     static bool at_exit_registered;
-    if (!at_exit_registered && atexit(finalize_at_exit) == 0)
+    if (!at_exit_registered && on_exit(finalize_at_exit, NULL) == 0)
         at_exit_registered = true;
     shoal_boot_barrier();
     print_banner();
@@ -236,9 +249,17 @@ done:
 
 void shoal_finalize(void)
 {
+    finalize_step(false);
+}
+
+static void finalize_step(bool at_exit)
+{
     if (shoal.init_count == 0)
         return;
     shoal_quiet(&shoal_ctx_default);
+    uint64_t arrival = __atomic_add_fetch(&shoal.my_ctl->finalizing, 1, __ATOMIC_RELEASE);
+    if (at_exit)
+        shoal_await_finalizers(arrival);
     shoal_team_barrier(&shoal_team_world);
     if (--shoal.init_count > 0)
         return;

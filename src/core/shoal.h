@@ -37,13 +37,15 @@ struct shoal_pe_ctl {
     uint32_t doorbell;      /* futex word: bumped by writers when sleepers > 0 */
     uint32_t sleepers;      /* threads of this PE sleeping on the doorbell */
     uint32_t rung;          /* a writer rang since the sleepers last looked: later writers need not */
-    char pad[SHOAL_CACHELINE - 12];
+    uint64_t finalizing;    /* shoal_finalize calls this PE has entered (read by PEs finalizing at exit) */
+    char pad[SHOAL_CACHELINE - 24];
 };
 
 struct shoal_peer {
     char *base[SHOAL_NSEGS];    /* its segments mapped here; NULL when not load/store reachable */
     struct shoal_pe_ctl *ctl;   /* its control block, NULL when remote */
     int host;                   /* index of its host, 0..n_hosts-1 */
+    int pid;                    /* its process on my host (0 when remote): to notice that it died */
 };
 
 struct shoal_team;
@@ -67,7 +69,6 @@ struct shoal_state {
     /* When a job spans hosts every AMO goes through the network, so CPU and
      * NIC atomics never race on one word (DESIGN.md, "Atomicity"). */
     bool amo_via_network;
-    bool finalize_at_exit;      /* start_pes: finalize implicitly at exit */
 };
 extern struct shoal_state shoal;
 
@@ -208,6 +209,10 @@ void *shoal_internal_alloc(size_t size);
 /* ---- lifecycle ---- */
 int shoal_init(int requested, int *provided);   /* 0 on success */
 void shoal_finalize(void);
+/* Finalizing at exit (core/at_exit.c): waits, bounded, until every PE has
+ * entered its arrival-th shoal_finalize; ends the job naming those that
+ * never do or died. */
+void shoal_await_finalizers(uint64_t arrival);
 _Noreturn void shoal_global_exit(int status);
 static inline bool shoal_initialized(void) { return shoal.init_count > 0; }
 

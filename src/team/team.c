@@ -204,23 +204,18 @@ static void ctx_unlock(struct shoal_team *t)
 
 bool shoal_team_ctx_add(struct shoal_team *t, struct shoal_ctx *ctx)
 {
-    bool ok = true;
     ctx_lock(t);
-    if (t->n_ctx >= t->num_contexts) {
-        ok = false;
-    } else {
-        if (t->n_ctx == t->ctx_cap) {
-            int cap = t->ctx_cap ? 2 * t->ctx_cap : 4;
-            struct shoal_ctx **grown = realloc(t->ctx, cap * sizeof *grown);
-            if (grown) {
-                t->ctx = grown;
-                t->ctx_cap = cap;
-            }
+    if (t->n_ctx == t->ctx_cap) {
+        int cap = t->ctx_cap ? 2 * t->ctx_cap : 4;
+        struct shoal_ctx **grown = realloc(t->ctx, cap * sizeof *grown);
+        if (grown) {
+            t->ctx = grown;
+            t->ctx_cap = cap;
         }
-        ok = t->n_ctx < t->ctx_cap;
-        if (ok)
-            t->ctx[t->n_ctx++] = ctx;
     }
+    bool ok = t->n_ctx < t->ctx_cap;
+    if (ok)
+        t->ctx[t->n_ctx++] = ctx;
     ctx_unlock(t);
     return ok;
 }

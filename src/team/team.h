@@ -67,7 +67,7 @@ struct shoal_team {
     bool all_local;         /* every member is load/store reachable from here */
     char *psync;            /* SHOAL_PSYNC_PER_TEAM consecutive slots (shoal_team_slot_bytes each) */
     uint64_t barrier_epoch; /* barriers completed on this team, by this PE */
-    int num_contexts;       /* contexts that may exist at once (INT_MAX: predefined teams) */
+    int num_contexts;       /* contexts the creator expects to use (a hint; INT_MAX: predefined teams) */
     void *ext_state[SHOAL_TEAM_EXT_MAX];   /* each extension's private per-team state */
 
     /* Team layer's own. */
@@ -152,7 +152,8 @@ int shoal_team_split_color(struct shoal_team *parent, int color, int key, int nu
 void shoal_team_destroy(struct shoal_team *t, void (*ctx_free)(struct shoal_ctx *));
 
 /* ---- contexts of a team (team.c) ---- */
-/* Adds ctx to t's list; false when t already has num_contexts contexts. */
+/* Adds ctx to t's list; false only when memory runs out (num_contexts is a
+ * reservation hint, not a limit). */
 bool shoal_team_ctx_add(struct shoal_team *t, struct shoal_ctx *ctx);
 void shoal_team_ctx_remove(struct shoal_team *t, struct shoal_ctx *ctx);
 

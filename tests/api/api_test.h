@@ -28,6 +28,9 @@
     X(unsigned long long, ulonglong) X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32)       \
     X(uint64_t, uint64) X(size_t, size) X(ptrdiff_t, ptrdiff)
 
+/* The deprecated rows of Table p2psynctypes (the rest are stdamotypes) */
+#define P2PDEP_TYPES(X) X(short, short) X(unsigned short, ushort)
+
 /* Table extamotypes = stdamotypes + float, double */
 #define AMOX_TYPES(X) X(float, float) X(double, double) AMO_TYPES(X)
 

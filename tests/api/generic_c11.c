@@ -114,12 +114,19 @@ AMOX_TYPES(AMOX_GENERIC)
         shmem_atomic_fetch_add_nbi(SHMEM_CTX_DEFAULT, &f, &x, (T)5, me);                           \
         shmem_quiet();                                                                             \
         CHECK(f == (T)47 && x == (T)52, "ctx atomic_fetch_add_nbi " #N);                           \
-        /* point-to-point on the same variable: x is 52 */                                        \
-        static T arr[3]; /* ivars must be symmetric */                                             \
+    }
+AMO_TYPES(AMO_GENERIC)
+
+/* Point-to-point: every Table p2psynctypes type, the deprecated short and
+ * unsigned short included. */
+#define P2P_GENERIC(T, N)                                                                          \
+    static void p2p_##N(void)                                                                      \
+    {                                                                                              \
+        static T x, arr[3]; /* ivars must be symmetric */                                          \
         const T vals[3] = {1, 52, 4};                                                              \
         size_t idx[3];                                                                             \
         int status[3] = {0, 0, 1};                                                                 \
-        arr[0] = 1, arr[1] = 52, arr[2] = 3;                                                       \
+        x = 52, arr[0] = 1, arr[1] = 52, arr[2] = 3;                                               \
         shmem_wait_until(&x, SHMEM_CMP_EQ, (T)52);                                                 \
         CHECK(shmem_test(&x, SHMEM_CMP_GT, (T)51) == 1, "test " #N);                               \
         shmem_wait_until_all(arr, 3, NULL, SHMEM_CMP_GE, (T)1);                                    \
@@ -135,7 +142,8 @@ AMOX_TYPES(AMOX_GENERIC)
         CHECK(shmem_test_any_vector(arr, 3, NULL, SHMEM_CMP_GT, vals) == SIZE_MAX, "test_any_vector " #N); \
         CHECK(shmem_test_some_vector(arr, 3, idx, NULL, SHMEM_CMP_LE, vals) == 3, "test_some_vector " #N); \
     }
-AMO_TYPES(AMO_GENERIC)
+AMO_TYPES(P2P_GENERIC)
+P2PDEP_TYPES(P2P_GENERIC)
 
 #define AMOBIT_GENERIC(T, N)                                                                       \
     static void amobit_##N(void)                                                                   \
@@ -264,6 +272,9 @@ int main(void)
     AMOX_TYPES(RUN_AMOX)
     AMO_TYPES(RUN_AMO)
     AMOBIT_TYPES(RUN_AMOBIT)
+#define RUN_P2P(T, N) p2p_##N();
+    AMO_TYPES(RUN_P2P)
+    P2PDEP_TYPES(RUN_P2P)
     dep_float();
     dep_double();
     dep_int();

@@ -60,6 +60,12 @@ int main()
         shmem_sum_reduce(SHMEM_TEAM_WORLD, ring, mine, 1);
         shmem_team_t t = SHMEMX_TEAM_HOST;
         shmemx_team_sync_wait(t);
+        shmemx_ibput(ring, mine, 2, 2, 1, 2, next);             // SOS names: overloads too
+        shmemx_ibget(SHMEM_CTX_DEFAULT, ring, mine, 2, 2, 1, 2, next);
+        shmemx_signal_set(SHMEM_CTX_DEFAULT, &sig, 1, next);
+        shmemx_sum_inscan(SHMEM_TEAM_WORLD, ring, mine, 1);
+        static short shorts[2];
+        shmem_wait_until_any(shorts, 2, nullptr, SHMEM_CMP_EQ, short(0));   // deprecated short overload
     }
     shmem_finalize();
     if (me == 0)

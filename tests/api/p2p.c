@@ -3,14 +3,15 @@
  *    masks, the return values of _any/_some/_all and their _vector forms,
  *    fairness of _any;
  *  - waiting for real: each PE waits for updates its previous PE makes with
- *    AMOs;
+ *    AMOs (with shmem_p for the deprecated short and unsigned short, which
+ *    have every point-to-point routine but no AMOs);
  *  - the deprecated forms (shmem_wait, shmem_TYPENAME_wait, the long
  *    shmem_wait_until, short/ushort wait_until and test). */
 #include <stdlib.h>
 
 #include "api_test.h"
 
-#define LOCAL_TEST(T, N)                                                                           \
+#define P2P_TEST(T, N, SET, UPDATE)                                                                \
     static void compare_##N(T *iv)                                                                 \
     {                                                                                              \
         iv[0] = (T)5;                                                                              \
@@ -99,7 +100,7 @@
         CHECK(hit_wait[0] && hit_wait[2] && hit_wait[3] && !hit_wait[1], "wait_until_any fairness " #N); \
         CHECK(hit_test[0] && hit_test[2] && hit_test[3] && !hit_test[1], "test_any fairness " #N);  \
     }                                                                                              \
-    /* The previous PE fills my ivars with AMOs while I wait. */                                  \
+    /* The previous PE fills my ivars while I wait. */                                            \
     static void remote_##N(T *iv)                                                                  \
     {                                                                                              \
         size_t idx[4];                                                                             \
@@ -108,14 +109,12 @@
         size_t k;                                                                                  \
         iv[0] = iv[1] = iv[2] = iv[3] = 0;                                                         \
         shmem_barrier_all();                                                                       \
-        shmem_##N##_atomic_set(&iv[2], (T)5, next_pe);                                             \
+        SET(N, &iv[2], (T)5, next_pe);                                                             \
         shmem_##N##_wait_until(&iv[2], SHMEM_CMP_EQ, (T)5);                                        \
         CHECK(shmem_##N##_wait_until_any(iv, 4, skip_all_but_2, SHMEM_CMP_NE, (T)0) == 2, "remote any " #N); \
         k = shmem_##N##_wait_until_any(iv, 4, NULL, SHMEM_CMP_NE, (T)0);                           \
         CHECK(k < 4 && iv[k] != 0, "remote any unmasked " #N);                                     \
-        shmem_##N##_atomic_set(&iv[0], (T)7, next_pe);                                             \
-        shmem_##N##_atomic_add(&iv[1], (T)7, next_pe);                                             \
-        shmem_##N##_atomic_compare_swap(&iv[3], (T)0, (T)7, next_pe);                              \
+        UPDATE(N, iv, next_pe);                                                                    \
         shmem_##N##_wait_until_all(iv, 4, NULL, SHMEM_CMP_GE, (T)5);                               \
         CHECK(shmem_##N##_wait_until_some(iv, 4, idx, NULL, SHMEM_CMP_GE, (T)5) == 4, "remote some " #N); \
         shmem_##N##_wait_until_all_vector(iv, 4, NULL, SHMEM_CMP_EQ, want);                        \
@@ -132,7 +131,23 @@
         fairness_##N(iv);                                                                          \
         remote_##N(iv);                                                                            \
     }
-AMO_TYPES(LOCAL_TEST)
+/* AMO types: iv = {7, 7, ?, 7} by a set, an add and a compare-and-swap. */
+#define AMO_SET(N, ivar, v, pe) shmem_##N##_atomic_set(ivar, v, pe)
+#define AMO_UPDATE(N, iv, pe)                                                                      \
+    shmem_##N##_atomic_set(&iv[0], 7, pe);                                                         \
+    shmem_##N##_atomic_add(&iv[1], 7, pe);                                                         \
+    shmem_##N##_atomic_compare_swap(&iv[3], 0, 7, pe)
+#define AMO_TEST(T, N) P2P_TEST(T, N, AMO_SET, AMO_UPDATE)
+AMO_TYPES(AMO_TEST)
+
+/* short, unsigned short: plain puts */
+#define P_SET(N, ivar, v, pe) shmem_##N##_p(ivar, v, pe)
+#define P_UPDATE(N, iv, pe)                                                                        \
+    shmem_##N##_p(&iv[0], 7, pe);                                                                  \
+    shmem_##N##_p(&iv[1], 7, pe);                                                                  \
+    shmem_##N##_p(&iv[3], 7, pe)
+#define P2PDEP_TEST(T, N) P2P_TEST(T, N, P_SET, P_UPDATE)
+P2PDEP_TYPES(P2PDEP_TEST)
 
 /* A relay through the deprecated forms: PE 0 starts, each PE waits for its
  * previous one, then passes on. */
@@ -174,6 +189,7 @@ int main(void)
     test_init();
 #define RUN(T, N) test_##N();
     AMO_TYPES(RUN)
+    P2PDEP_TYPES(RUN)
     deprecated();
     shmem_finalize();
     if (me == 0)

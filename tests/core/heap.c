@@ -47,6 +47,12 @@ static void check_symmetry(void)
     shmem_free(blocks[1]);
     blocks[1] = shmem_align(256, 40);
     CHECK(((uintptr_t)blocks[1] & 255) == 0, "shmem_align(256) gave %p", blocks[1]);
+    /* below sizeof(void *) (still a power of two), and beyond the page size */
+    for (size_t a = 2; a <= ((size_t)1 << 23); a *= 4) {
+        void *p = shmem_align(a, 100);
+        CHECK(p && ((uintptr_t)p & (a - 1)) == 0, "shmem_align(%zu) gave %p", a, p);
+        shmem_free(p);
+    }
     uint64_t mine = (uint64_t)((char *)blocks[1] - anchor);
     for (int pe = 0; pe < n && pe < 1024; pe++)
         shmem_uint64_p(&addrs[me], mine, pe);

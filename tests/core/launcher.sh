@@ -56,7 +56,15 @@ expect() {
 
 expect segv 139 "PE 1 \(pid [0-9]+\) was killed by signal 11" 4 segv
 expect exit3 3 "PE 1 exited with status 3" 3 exit3
-expect no_finalize 1 "PE 2 exited without calling shmem_finalize" 3 nofin
+# No shmem_finalize: the init references left at exit are finalized implicitly
+# (a warning under SHMEM_DEBUG), bounded by SHOAL_FINALIZE_TIMEOUT when peers never arrive.
+EXTRA_ENV=SHMEM_DEBUG=1 expect no_finalize 0 "PE 2: exit: shmem_finalize was not called for 1 shmem_init" 3 nofin
+EXTRA_ENV=SHMEM_DEBUG=1 expect no_finalize_all 0 "PE 4: exit: shmem_finalize was not called" 5 nofin_all
+EXTRA_ENV=SHMEM_DEBUG=1 expect exit0 0 "PE 1: exit: shmem_finalize was not called" 4 exit0
+EXTRA_ENV=SHMEM_DEBUG=1 expect init_twice 0 "PE 0: exit: shmem_finalize was not called for 1 shmem_init" 3 init2
+EXTRA_ENV=SHOAL_FINALIZE_TIMEOUT=1 expect no_finalize_stuck 1 \
+    "PE 2: shmem_finalize \(implicit, at exit\): waited 1 s for PE\(s\) 0-1, 3 to reach shmem_finalize" 4 nofin_stuck
+expect skipped_exit_handlers 1 "PE 1 exited with status 0 without finalizing" 3 _exit0
 expect global_exit 7 "PE 4 ended the job" 5 gexit
 EXTRA_ENV=SHMEM_SYMMETRIC_SIZE=lots expect bad_size 1 "PE [01]: shmem_init: SHMEM_SYMMETRIC_SIZE=\"lots\" is not a size" 2 ""
 

@@ -2,7 +2,8 @@
  * its own PRIVATE context on WORLD and a shareable one on a team configured
  * for exactly as many contexts, writes and adds through them with
  * team-relative PE numbers, quiets its own context and destroys it.  Also:
- * num_contexts is a hard limit even under concurrent creation, options are
+ * num_contexts is a hint (more threads than it create contexts at once and
+ * all succeed), options are
  * kept, ctx_get_team, sessions as hints, and team_destroy taking the team's
  * remaining shareable contexts with it. */
 #include <pthread.h>
@@ -84,12 +85,13 @@ int main(void)
         CHECK_EQ_LONG(adds[t], ROUNDS);
     }
 
-    /* THREADS + 2 threads race for THREADS contexts: exactly THREADS win */
+    /* THREADS + 2 threads create contexts on a team configured for THREADS: all succeed */
     run_threads(try_create, THREADS + 2);
     int wins = 0;
     for (int i = 0; i < THREADS + 2; i++)
         wins += created_ok[i];
-    CHECK(wins == THREADS, "%d contexts created on a team configured for %d", wins, THREADS);
+    CHECK(wins == THREADS + 2, "%d of %d contexts created on a team configured for %d", wins, THREADS + 2,
+          THREADS);
     shmem_barrier_all();
     shmem_team_destroy(reversed);   /* destroys the contexts left alive */
 
