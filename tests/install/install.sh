@@ -55,5 +55,7 @@ cmake --build "$tmp/proj/b" >/dev/null
 run "$tmp/proj/b/hello"
 echo "ok: find_package(Shoal)"
 
+"$(dirname "$0")/man.sh" "$prefix/share/man" "$src" | sed 's/^ok: /ok: installed /'
+
 "$prefix/bin/oshinfo" | grep SHMEM_SYMMETRIC_SIZE >/dev/null || { echo "FAIL: oshinfo"; exit 1; }
 echo "ok: oshinfo"
