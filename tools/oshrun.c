@@ -58,7 +58,8 @@ static void usage(FILE *f)
             "                        several hosts: hand the job to the site's launcher (also\n"
             "                        inside a Slurm allocation of several nodes; SHOAL_LAUNCHER\n"
             "                        picks it: srun, prterun, mpirun, mpiexec.hydra)\n"
-            "  -h, --help            this text\n\n"
+            "  -h, --help            this text\n"
+            "  -V, --version         Shoal's version\n\n"
             "If a PE is killed by a signal, exits non-zero or calls shmem_global_exit, the\n"
             "other PEs are stopped and oshrun exits with that status (128+signal for a signal).\n"
             "Environment variables the library reads: run oshinfo.\n");
@@ -75,6 +76,9 @@ static int parse_args(int argc, char **argv, struct job *job)
             break;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+            printf("oshrun (Shoal %s, OpenSHMEM 1.6)\n", SHOAL_VERSION_STRING);
             exit(0);
         } else if ((!strcmp(a, "-np") || !strcmp(a, "-n") || !strcmp(a, "--np") || !strcmp(a, "-N")) &&
                    i + 1 < argc) {

@@ -2,10 +2,11 @@
 # Installs Shoal into a temporary prefix and builds a program the ways a user
 # would: the installed oshcc (shared and -static), pkg-config, and a CMake
 # project with find_package(Shoal); each program runs on 3 PEs.
-# usage: install.sh BUILD_DIR SOURCE_DIR
+# usage: install.sh BUILD_DIR SOURCE_DIR VERSION
 set -euo pipefail
 build=$1
 src=$2
+version=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
@@ -22,6 +23,7 @@ run() { "$prefix/bin/oshrun" -np 3 "$@" | grep "sum 6 (expected 6)" >/dev/null |
 "$prefix/bin/oshcc" -O2 -o "$tmp/hello" "$src/examples/hello.c"
 run "$tmp/hello"
 echo "ok: installed oshcc"
+"$(dirname "$0")/wrappers.sh" "$prefix" "$src" "$version" | sed 's/^ok: /ok: installed /'
 
 # Fully static programs need every dependency as an archive; Debian ships no
 # static PSM/verbs libraries, so only a build without libfabric and PMIx
@@ -52,6 +54,8 @@ cmake -S "$tmp/proj" -B "$tmp/proj/b" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$tmp/proj/b" >/dev/null
 run "$tmp/proj/b/hello"
 echo "ok: find_package(Shoal)"
+
+"$(dirname "$0")/man.sh" "$prefix/share/man" "$src" | sed 's/^ok: /ok: installed /'
 
 "$prefix/bin/oshinfo" | grep SHMEM_SYMMETRIC_SIZE >/dev/null || { echo "FAIL: oshinfo"; exit 1; }
 echo "ok: oshinfo"
