@@ -16,7 +16,9 @@ SHOAL_INLINE int broadcast(const char *routine, shmem_team_t team, void *dest, c
         return -1;
     if (SHOAL_DEBUG_ON && (root < 0 || root >= t->n_pes))
         shoal_fatal(routine, "PE_root %d is not in the team (PEs 0..%d)", root, t->n_pes - 1);
-    return shoal_coll_broadcast(t, dest, source, bytes, root);
+    int rc;
+    SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes, rc = shoal_coll_broadcast(t, dest, source, bytes, root));
+    return rc;
 }
 
 SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes,
@@ -25,34 +27,53 @@ SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, con
     struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
-    return fixed ? shoal_coll_fcollect(t, dest, source, bytes) : shoal_coll_collect(t, dest, source, bytes);
+    int rc;
+    SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes,
+                    rc = fixed ? shoal_coll_fcollect(t, dest, source, bytes) : shoal_coll_collect(t, dest, source, bytes));
+    return rc;
 }
 
 SHOAL_INLINE int alltoall(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes)
 {
     struct shoal_team *t = shoal_api_member_team(routine, team);
-    return t ? shoal_coll_alltoall(t, dest, source, bytes) : -1;
+    int rc = -1;
+    if (t)
+        SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes * t->n_pes,
+                        rc = shoal_coll_alltoall(t, dest, source, bytes));
+    return rc;
 }
 
 SHOAL_INLINE int alltoalls(const char *routine, shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                            ptrdiff_t sst, size_t elem, size_t nelems)
 {
     struct shoal_team *t = shoal_api_member_team(routine, team);
-    return t ? shoal_coll_alltoalls(t, dest, source, dst, sst, elem, nelems) : -1;
+    int rc = -1;
+    if (t)
+        SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, elem * nelems * t->n_pes,
+                        rc = shoal_coll_alltoalls(t, dest, source, dst, sst, elem, nelems));
+    return rc;
 }
 
 SHOAL_INLINE int reduce(const char *routine, shmem_team_t team, enum shoal_op op, enum shoal_dtype dt, void *dest,
-                        const void *source, size_t nreduce)
+                        const void *source, size_t nreduce, size_t elem)
 {
     struct shoal_team *t = shoal_api_member_team(routine, team);
-    return t ? shoal_coll_reduce(t, op, dt, dest, source, nreduce) : -1;
+    int rc = -1;
+    if (t)
+        SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, nreduce * elem,
+                        rc = shoal_coll_reduce(t, op, dt, dest, source, nreduce));
+    return rc;
 }
 
 SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype dt, void *dest, const void *source,
-                      size_t nelems, bool inclusive)
+                      size_t nelems, bool inclusive, size_t elem)
 {
     struct shoal_team *t = shoal_api_member_team(routine, team);
-    return t ? shoal_coll_scan(t, dt, dest, source, nelems, inclusive) : -1;
+    int rc = -1;
+    if (t)
+        SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, nelems * elem,
+                        rc = shoal_coll_scan(t, dt, dest, source, nelems, inclusive));
+    return rc;
 }
 
 #define COLL_TYPED(T, N)                                                                           \
@@ -82,7 +103,7 @@ SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype d
 #define REDUCE(T, N, op, OP)                                                                       \
     SHOAL_API(int, shmem_##N##_##op##_reduce, (shmem_team_t team, T *dest, const T *source, size_t nreduce)) \
     {                                                                                              \
-        return reduce(SHOAL_ROUTINE, team, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, nreduce);    \
+        return reduce(SHOAL_ROUTINE, team, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, nreduce, sizeof(T)); \
     }
 #define REDUCE_BIT(T, N) REDUCE(T, N, and, AND) REDUCE(T, N, or, OR) REDUCE(T, N, xor, XOR)
 #define REDUCE_MINMAX(T, N) REDUCE(T, N, max, MAX) REDUCE(T, N, min, MIN)
@@ -91,11 +112,11 @@ SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype d
     REDUCE(T, N, prod, PROD)                                                                       \
     SHOAL_API(int, shmem_##N##_sum_inscan, (shmem_team_t team, T *dest, const T *source, size_t nelems)) \
     {                                                                                              \
-        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, dest, source, nelems, true);                \
+        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, dest, source, nelems, true, sizeof(T));     \
     }                                                                                              \
     SHOAL_API(int, shmem_##N##_sum_exscan, (shmem_team_t team, T *dest, const T *source, size_t nelems)) \
     {                                                                                              \
-        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, dest, source, nelems, false);               \
+        return scan(SHOAL_ROUTINE, team, SHOAL_DT_##N, dest, source, nelems, false, sizeof(T));    \
     }
 
 SHOAL_API(int, shmem_broadcastmem, (shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root))
@@ -141,18 +162,19 @@ static struct shoal_active_set active_set(const char *routine, int start, int lo
 
 #define AS_PARAMS int PE_start, int logPE_stride, int PE_size, long *pSync
 #define AS(routine) active_set(routine, PE_start, logPE_stride, PE_size, pSync)
+/* Active sets are no team: the profile books them to "active_set". */
+#define AS_SPAN(what, bytes, stmt) SHOAL_PROF_SPAN(SHOAL_ROUTINE, what, NULL, bytes, stmt)
 
 SHOAL_API(void, shmem_barrier, (AS_PARAMS))
 {
     struct shoal_active_set as = AS(SHOAL_ROUTINE);
-    shoal_quiet(&shoal_ctx_default);
-    shoal_coll_barrier_as(&as);
+    AS_SPAN(SHOAL_PROF_BARRIER, 0, { shoal_quiet(&shoal_ctx_default); shoal_coll_barrier_as(&as); });
 }
 
 SHOAL_API(void, shmem_sync, (AS_PARAMS))
 {
     struct shoal_active_set as = AS(SHOAL_ROUTINE);
-    shoal_coll_barrier_as(&as);
+    AS_SPAN(SHOAL_PROF_BARRIER, 0, shoal_coll_barrier_as(&as));
 }
 
 /* broadcast32 moves 4-byte elements, broadcast64 8-byte ones. */
@@ -161,28 +183,28 @@ SHOAL_API(void, shmem_sync, (AS_PARAMS))
               (void *dest, const void *source, size_t nelems, int PE_root, AS_PARAMS))             \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        shoal_coll_broadcast_as(&as, dest, source, nelems * (bits / 8), PE_root);                  \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8), shoal_coll_broadcast_as(&as, dest, source, nelems * (bits / 8), PE_root));                  \
     }                                                                                              \
     SHOAL_API(void, shmem_collect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        shoal_coll_collect_as(&as, dest, source, nelems * (bits / 8));                             \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8), shoal_coll_collect_as(&as, dest, source, nelems * (bits / 8)));                             \
     }                                                                                              \
     SHOAL_API(void, shmem_fcollect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        shoal_coll_fcollect_as(&as, dest, source, nelems * (bits / 8));                            \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8), shoal_coll_fcollect_as(&as, dest, source, nelems * (bits / 8)));                            \
     }                                                                                              \
     SHOAL_API(void, shmem_alltoall##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        shoal_coll_alltoall_as(&as, dest, source, nelems * (bits / 8));                            \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8) * PE_size, shoal_coll_alltoall_as(&as, dest, source, nelems * (bits / 8)));                            \
     }                                                                                              \
     SHOAL_API(void, shmem_alltoalls##bits,                                                         \
               (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        shoal_coll_alltoalls_as(&as, dest, source, dst, sst, bits / 8, nelems);                    \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8) * PE_size, shoal_coll_alltoalls_as(&as, dest, source, dst, sst, bits / 8, nelems));                    \
     }
 AS_SIZED(32)
 AS_SIZED(64)
@@ -193,7 +215,7 @@ AS_SIZED(64)
                long *pSync))                                                                       \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        shoal_coll_reduce_as(&as, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, (size_t)nreduce, pWrk); \
+        AS_SPAN(SHOAL_PROF_COLL, (size_t)nreduce * sizeof(T), shoal_coll_reduce_as(&as, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, (size_t)nreduce, pWrk)); \
     }
 #define TO_ALL_BIT(T, N) TO_ALL(T, N, and, AND) TO_ALL(T, N, or, OR) TO_ALL(T, N, xor, XOR)
 #define TO_ALL_MINMAX(T, N) TO_ALL(T, N, max, MAX) TO_ALL(T, N, min, MIN)

@@ -208,6 +208,7 @@ SHOAL_API(int, shmem_team_sync, (shmem_team_t team))
 {
     if (team == SHMEM_TEAM_INVALID)
         return debug_invalid("shmem_team_sync", "team");
-    shoal_team_barrier(shoal_team_of(team));
+    SHOAL_PROF_SPAN("shmem_team_sync", SHOAL_PROF_BARRIER, shoal_team_of(team), 0,
+                    shoal_team_barrier(shoal_team_of(team)));
     return 0;
 }
