@@ -29,7 +29,8 @@ SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, con
         return -1;
     int rc;
     SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes,
-                    rc = fixed ? shoal_coll_fcollect(t, dest, source, bytes) : shoal_coll_collect(t, dest, source, bytes));
+                    rc = fixed ? shoal_coll_fcollect(t, dest, source, bytes)
+                               : shoal_coll_collect(t, dest, source, bytes));
     return rc;
 }
 
@@ -183,28 +184,33 @@ SHOAL_API(void, shmem_sync, (AS_PARAMS))
               (void *dest, const void *source, size_t nelems, int PE_root, AS_PARAMS))             \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8), shoal_coll_broadcast_as(&as, dest, source, nelems * (bits / 8), PE_root));                  \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8),                                              \
+                shoal_coll_broadcast_as(&as, dest, source, nelems * (bits / 8), PE_root));         \
     }                                                                                              \
     SHOAL_API(void, shmem_collect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8), shoal_coll_collect_as(&as, dest, source, nelems * (bits / 8)));                             \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8),                                              \
+                shoal_coll_collect_as(&as, dest, source, nelems * (bits / 8)));                    \
     }                                                                                              \
     SHOAL_API(void, shmem_fcollect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8), shoal_coll_fcollect_as(&as, dest, source, nelems * (bits / 8)));                            \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8),                                              \
+                shoal_coll_fcollect_as(&as, dest, source, nelems * (bits / 8)));                   \
     }                                                                                              \
     SHOAL_API(void, shmem_alltoall##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8) * PE_size, shoal_coll_alltoall_as(&as, dest, source, nelems * (bits / 8)));                            \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8) * PE_size,                                    \
+                shoal_coll_alltoall_as(&as, dest, source, nelems * (bits / 8)));                   \
     }                                                                                              \
     SHOAL_API(void, shmem_alltoalls##bits,                                                         \
               (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8) * PE_size, shoal_coll_alltoalls_as(&as, dest, source, dst, sst, bits / 8, nelems));                    \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8) * PE_size,                                    \
+                shoal_coll_alltoalls_as(&as, dest, source, dst, sst, bits / 8, nelems));           \
     }
 AS_SIZED(32)
 AS_SIZED(64)
@@ -215,7 +221,8 @@ AS_SIZED(64)
                long *pSync))                                                                       \
     {                                                                                              \
         struct shoal_active_set as = AS(SHOAL_ROUTINE);                                            \
-        AS_SPAN(SHOAL_PROF_COLL, (size_t)nreduce * sizeof(T), shoal_coll_reduce_as(&as, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, (size_t)nreduce, pWrk)); \
+        AS_SPAN(SHOAL_PROF_COLL, (size_t)nreduce * sizeof(T),                                      \
+                shoal_coll_reduce_as(&as, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, (size_t)nreduce, pWrk)); \
     }
 #define TO_ALL_BIT(T, N) TO_ALL(T, N, and, AND) TO_ALL(T, N, or, OR) TO_ALL(T, N, xor, XOR)
 #define TO_ALL_MINMAX(T, N) TO_ALL(T, N, max, MAX) TO_ALL(T, N, min, MIN)

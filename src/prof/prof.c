@@ -1,10 +1,12 @@
 /* The profile's counts: per target PE, per routine, per wait class and per
  * collective (routine, team, algorithm).  Counts are exact under threads
- * (relaxed atomic adds); the tables are fixed-size, so recording never
+ * (relaxed atomic adds under SHMEM_THREAD_MULTIPLE); the tables are fixed-size, so recording never
  * allocates after init. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include <shmem.h>
 
 #include "prof.h"
 #include "prof_tables.h"
@@ -12,6 +14,7 @@
 bool shoal_prof_on;
 struct shoal_prof_state shoal_prof;
 
+static bool threaded;   /* SHMEM_THREAD_MULTIPLE: counters are shared between threads */
 static _Thread_local int span_depth;
 static _Thread_local const char *span_alg;
 
@@ -22,9 +25,13 @@ uint64_t shoal_prof_now(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* A locked add costs several times a plain one: only threads need it. */
 static void add(uint64_t *counter, uint64_t v)
 {
-    __atomic_fetch_add(counter, v, __ATOMIC_RELAXED);
+    if (threaded)
+        __atomic_fetch_add(counter, v, __ATOMIC_RELAXED);
+    else
+        *counter += v;
 }
 
 /* Routine names are the API's __func__ strings: one pointer per routine,
@@ -50,6 +57,7 @@ void shoal_prof_op(const char *routine, enum shoal_prof_kind kind, bool nbi, int
     struct shoal_prof_count *c = &shoal_prof.ops[shoal_prof_op_index(kind, nbi, pe)];
     add(&c->n, 1);
     add(&c->bytes, bytes);
+    add(&shoal_prof.issued[kind], 1);
     struct shoal_prof_routine *r = routine_row(routine);
     add(&r->calls, 1);
     add(&r->bytes, bytes);
@@ -73,7 +81,7 @@ void shoal_prof_algorithm(const char *name)
 /* Barriers and collectives also get a row per (routine, team, algorithm). */
 static void coll_add(const struct shoal_prof_span *s, const char *alg, uint64_t ns)
 {
-    while (__atomic_exchange_n(&shoal_prof.coll_lock, 1, __ATOMIC_ACQUIRE))
+    while (threaded && __atomic_exchange_n(&shoal_prof.coll_lock, 1, __ATOMIC_ACQUIRE))
         shoal_cpu_relax();
     struct shoal_prof_coll *c = shoal_prof.colls;
     int n = shoal_prof.n_colls;
@@ -113,14 +121,8 @@ void shoal_prof_end(struct shoal_prof_span *s)
 
 void shoal_prof_totals(struct shoal_prof_totals *out)
 {
-    uint64_t *sum[SHOAL_PROF_KINDS] = {&out->put, &out->get, &out->amo, &out->signal};
-    *out = (struct shoal_prof_totals){0};
-    if (!shoal_prof.ops)
-        return;
-    for (int k = 0; k < SHOAL_PROF_KINDS; k++)
-        for (int nbi = 0; nbi < 2; nbi++)
-            for (int pe = 0; pe < shoal.n_pes; pe++)
-                *sum[k] += __atomic_load_n(&shoal_prof.ops[shoal_prof_op_index(k, nbi, pe)].n, __ATOMIC_RELAXED);
+    const uint64_t *n = shoal_prof.issued;
+    *out = (struct shoal_prof_totals){n[SHOAL_PROF_PUT], n[SHOAL_PROF_GET], n[SHOAL_PROF_AMO], n[SHOAL_PROF_SIGNAL]};
 }
 
 /* A quiet or barrier completes every operation issued before it. */
@@ -141,6 +143,7 @@ void shoal_prof_init(void)
 {
     free(shoal_prof.ops);
     shoal_prof = (struct shoal_prof_state){0};
+    threaded = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
     shoal_prof.enabled = (shoal_cfg.profile && *shoal_cfg.profile) || (shoal_cfg.trace && *shoal_cfg.trace) ||
                          shoal_cfg.counters;
     if (!shoal_prof.enabled)

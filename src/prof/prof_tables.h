@@ -29,6 +29,7 @@ struct shoal_prof_state {
     bool enabled;                     /* asked for at init: written at finalize */
     uint64_t t_init;
     struct shoal_prof_count *ops;     /* [kind][nbi][target PE] */
+    uint64_t issued[SHOAL_PROF_KINDS];   /* the same counts summed over targets (for pcntr) */
     struct shoal_prof_routine routines[SHOAL_PROF_ROUTINES];
     struct shoal_prof_routine routine_overflow;
     struct {

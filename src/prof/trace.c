@@ -151,13 +151,14 @@ static int write_part(const char *path)
     if (!f)
         return -1;
     uint64_t n = ring_next < ring_size ? ring_next : ring_size, first = ring_next - n;
-    fprintf(f, "{\"pid\": %d, \"tid\": 0, \"ph\": \"M\", \"name\": \"process_name\", \"args\": {\"name\": \"PE %d\"}},\n",
-            shoal.my_pe, shoal.my_pe);
+    fprintf(f, "{\"pid\": %d, \"tid\": 0, \"ph\": \"M\", \"name\": \"process_name\", "
+               "\"args\": {\"name\": \"PE %d\"}},\n", shoal.my_pe, shoal.my_pe);
     fprintf(f, "{\"pid\": %d, \"tid\": 0, \"ph\": \"M\", \"name\": \"process_sort_index\", \"args\": "
                "{\"sort_index\": %d}},\n", shoal.my_pe, shoal.my_pe);
     if (first > 0)
-        fprintf(f, "{\"pid\": %d, \"tid\": 0, \"ph\": \"i\", \"s\": \"p\", \"ts\": 0, \"name\": \"events dropped\", "
-                   "\"cat\": \"shoal\", \"args\": {\"dropped\": %llu, \"kept\": %llu, \"SHOAL_TRACE_EVENTS\": %llu}},\n",
+        fprintf(f, "{\"pid\": %d, \"tid\": 0, \"ph\": \"i\", \"s\": \"p\", \"ts\": 0, "
+                   "\"name\": \"events dropped\", \"cat\": \"shoal\", "
+                   "\"args\": {\"dropped\": %llu, \"kept\": %llu, \"SHOAL_TRACE_EVENTS\": %llu}},\n",
                 shoal.my_pe, (unsigned long long)first, (unsigned long long)n, (unsigned long long)ring_size);
     for (uint64_t i = first; i < ring_next; i++)
         write_event(f, &ring[i % ring_size]);
