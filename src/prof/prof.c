@@ -157,24 +157,25 @@ void shoal_prof_init(void)
     shoal_prof_on = true;
 }
 
-void shoal_prof_finalize(void)
+/* Recording stops for good; the files are written once. */
+static void stop_and_write(const char *when, bool collective)
 {
     if (!shoal_prof.enabled)
         return;
     shoal_prof_on = false;
-    shoal_prof_write("shmem_finalize");
-    shoal_trace_write(true);
+    shoal_prof_write(when);
+    shoal_trace_write(collective);
     shoal_prof.enabled = false;
+}
+
+void shoal_prof_finalize(void)
+{
+    stop_and_write("shmem_finalize", true);
 }
 
 void shoal_prof_exit(void)
 {
-    if (!shoal_prof.enabled)
-        return;
-    shoal_prof_on = false;
-    shoal_prof_write("shmem_global_exit");
-    shoal_trace_write(false);
-    shoal_prof.enabled = false;
+    stop_and_write("shmem_global_exit", false);   /* the other PEs are being stopped: no barrier */
 }
 
 /* The spec's levels: 0 stops recording, 1 resumes it, 2 flushes (this PE
