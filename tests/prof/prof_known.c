@@ -1,8 +1,12 @@
 /* A program whose communication is known exactly, for the profile tests:
  * check_profile.py recomputes every count from the numbers below (they are
  * printed on the first line so the checker and this file cannot drift).
- * It also checks shmemx_pcntr_* against the same counts, and that
- * shmem_pcontrol(0) stops recording. */
+ * It also checks shmemx_pcntr_* against the same counts, that
+ * shmem_pcontrol(0) stops recording and that shmem_pcontrol(2) writes the
+ * profile at once. */
+#include <stdlib.h>
+#include <string.h>
+
 #include <shmem.h>
 #include <shmemx.h>
 
@@ -14,6 +18,24 @@ enum { PUTS = 1234, PUT_NBI = 321, GETS = 77, AMOS = 55, AMO_NBI = 5, PUT_SIGNAL
 static long word[4], sum_src[3], sum_dst[3], bc[8];
 static long counter;
 static uint64_t sig;
+
+/* shmem_pcontrol(2) writes SHOAL_PROFILE/pe<me>.json now: it must be there, saying so. */
+static void flushed_profile_has(int me, const char *text)
+{
+    const char *dir = getenv("SHOAL_PROFILE");
+    if (!dir)
+        return;
+    shmem_pcontrol(2);
+    char path[4096], buf[1 << 16];
+    snprintf(path, sizeof path, "%s/pe%d.json", dir, me);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL, "shmem_pcontrol(2) wrote no %s", path);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    CHECK(strstr(buf, text) != NULL, "%s lacks %s", path, text);
+    CHECK(strstr(buf, "\"count\": 1234,") != NULL, "%s lacks the 1234 puts", path);
+}
 
 int main(void)
 {
@@ -51,6 +73,7 @@ int main(void)
     CHECK_EQ_LONG(c.pending_put, 0);
     CHECK_EQ_LONG(c.completed_get, reads);
 
+    flushed_profile_has(me, "\"written_at\": \"shmem_pcontrol\"");
     for (int i = 0; i < PUT_SIGNALS; i++)
         shmem_putmem_signal(&word[2], v, 2 * sizeof(long), &sig, 1, SHMEM_SIGNAL_ADD, right);   /* 16 + 8 */
     for (int i = 0; i < SIGNAL_ADDS; i++)
