@@ -109,7 +109,8 @@ SHOAL_INLINE size_t wait_any(sat_fn sat, const char *routine, const void *ivars,
     if (none_included(n, status))
         return SIZE_MAX;
     size_t start = rotor, found;
-    P2P_WAIT_WHILE(routine, (found = any_sat(sat, routine, ivars, n, status, cmp, values, stride, start)) == SIZE_MAX);
+    P2P_WAIT_WHILE(routine,
+                   (found = any_sat(sat, routine, ivars, n, status, cmp, values, stride, start)) == SIZE_MAX);
     return found;
 }
 
@@ -135,7 +136,7 @@ SHOAL_INLINE size_t test_any(sat_fn sat, const char *routine, const void *ivars,
     SHOAL_API(void, shmem_##N##_wait_until, (T *ivar, int cmp, T cmp_value))                       \
     {                                                                                              \
         check_ivars(SHOAL_ROUTINE, ivar, sizeof(T));                                               \
-        P2P_WAIT_WHILE(SHOAL_ROUTINE, !N##_sat(SHOAL_ROUTINE, ivar, 0, cmp, &cmp_value, 0));                   \
+        P2P_WAIT_WHILE(SHOAL_ROUTINE, !N##_sat(SHOAL_ROUTINE, ivar, 0, cmp, &cmp_value, 0));      \
     }                                                                                              \
     SHOAL_API(int, shmem_##N##_test, (T *ivar, int cmp, T cmp_value))                              \
     {                                                                                              \
@@ -191,7 +192,7 @@ SHOAL_INLINE size_t test_any(sat_fn sat, const char *routine, const void *ivars,
     SHOAL_API(void, shmem_##N##_wait, (T *ivar, T cmp_value))                                      \
     {                                                                                              \
         check_ivars(SHOAL_ROUTINE, ivar, sizeof(T));                                               \
-        P2P_WAIT_WHILE(SHOAL_ROUTINE, !N##_sat(SHOAL_ROUTINE, ivar, 0, SHMEM_CMP_NE, &cmp_value, 0));          \
+        P2P_WAIT_WHILE(SHOAL_ROUTINE, !N##_sat(SHOAL_ROUTINE, ivar, 0, SHMEM_CMP_NE, &cmp_value, 0)); \
     }
 
 /* A row's sat comes first: the other families of the row use it.  The
@@ -212,7 +213,7 @@ SHOAL_API(uint64_t, shmem_signal_wait_until, (uint64_t *sig_addr, int cmp, uint6
     uint64_t seen;
     check_ivars(SHOAL_ROUTINE, sig_addr, sizeof *sig_addr);
     P2P_WAIT_WHILE(SHOAL_ROUTINE, ((seen = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE)),
-                      !uint64_sat(SHOAL_ROUTINE, &seen, 0, cmp, &cmp_value, 0)));
+                                   !uint64_sat(SHOAL_ROUTINE, &seen, 0, cmp, &cmp_value, 0)));
     return seen;
 }
 

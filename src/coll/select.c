@@ -248,8 +248,7 @@ enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
         last[k].a = choose(k, &key);
         last[k].generation = generation;
     }
-    if (SHOAL_UNLIKELY(shoal_prof_on))
-        shoal_prof_algorithm(coll_alg_name(last[k].a));
+    shoal_prof_choice(coll_alg_name(last[k].a));   /* for the profile: stores, no branch */
     return last[k].a;
 }
 

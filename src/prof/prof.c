@@ -15,8 +15,7 @@ bool shoal_prof_on;
 struct shoal_prof_state shoal_prof;
 
 static bool threaded;   /* SHMEM_THREAD_MULTIPLE: counters are shared between threads */
-static _Thread_local int span_depth;
-static _Thread_local const char *span_alg;
+struct shoal_prof_choices shoal_prof_choices;
 
 uint64_t shoal_prof_now(void)
 {
@@ -67,15 +66,8 @@ void shoal_prof_op(const char *routine, enum shoal_prof_kind kind, bool nbi, int
 
 void shoal_prof_begin(struct shoal_prof_span *s)
 {
-    if (span_depth++ == 0)
-        span_alg = NULL;
+    s->choice0 = shoal_prof_choices.n;
     s->t0 = shoal_prof_now();
-}
-
-void shoal_prof_algorithm(const char *name)
-{
-    if (span_depth > 0 && !span_alg)
-        span_alg = name;
 }
 
 /* Barriers and collectives also get a row per (routine, team, algorithm). */
@@ -103,8 +95,7 @@ static void coll_add(const struct shoal_prof_span *s, const char *alg, uint64_t 
 void shoal_prof_end(struct shoal_prof_span *s)
 {
     uint64_t t1 = shoal_prof_now(), ns = t1 - s->t0;
-    const char *alg = span_alg;
-    span_depth--;
+    const char *alg = shoal_prof_choices.n != s->choice0 ? shoal_prof_choices.alg[s->choice0 % 8] : NULL;
     struct shoal_prof_routine *r = routine_row(s->routine);
     add(&r->calls, 1);
     add(&r->bytes, s->bytes);

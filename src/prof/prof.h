@@ -34,11 +34,24 @@ struct shoal_prof_span {
     const struct shoal_team *team;
     size_t bytes;
     uint64_t t0;
+    unsigned choice0;   /* shoal_prof_choices.n at the begin */
 };
 void shoal_prof_begin(struct shoal_prof_span *s);
 void shoal_prof_end(struct shoal_prof_span *s);
-/* The algorithm the collective running now chose (the outermost choice wins). */
-void shoal_prof_algorithm(const char *name);
+/* The collective selector logs every algorithm it picks, recording or not:
+ * three plain stores cost less than a second branch on the off path.  A span
+ * names the first choice made after it began (the outermost, when a
+ * hierarchical collective chooses again inside).  Not per thread: under
+ * SHMEM_THREAD_MULTIPLE, collectives run at once may swap their names. */
+struct shoal_prof_choices {
+    unsigned n;
+    const char *alg[8];
+};
+extern struct shoal_prof_choices shoal_prof_choices;
+SHOAL_INLINE void shoal_prof_choice(const char *alg)
+{
+    shoal_prof_choices.alg[shoal_prof_choices.n++ % 8] = alg;
+}
 
 /* ---- hooks for the API layer ---- */
 #define SHOAL_PROF_OP(routine, kind, nbi, pe, bytes)                                               \
@@ -52,7 +65,7 @@ void shoal_prof_algorithm(const char *name);
 #define SHOAL_PROF_SPAN(routine, what, team, bytes, stmt)                                         \
     do {                                                                                           \
         if (SHOAL_UNLIKELY(shoal_prof_on)) {                                                       \
-            struct shoal_prof_span shoal_span_ = {routine, what, team, bytes, 0};                  \
+            struct shoal_prof_span shoal_span_ = {routine, what, team, bytes, 0, 0};               \
             shoal_prof_begin(&shoal_span_);                                                        \
             stmt;                                                                                  \
             shoal_prof_end(&shoal_span_);                                                          \
