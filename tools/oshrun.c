@@ -52,6 +52,10 @@ static void usage(FILE *f)
             "  -x NAME[=VALUE]       set NAME in every PE's environment (PEs inherit the\n"
             "                        whole environment anyway; -x is accepted for mpirun users)\n"
             "  --oversubscribe       accepted and ignored: more PEs than cores is always allowed\n"
+            "  --profile DIR         every PE writes its communication profile into DIR\n"
+            "                        (SHOAL_PROFILE=DIR; read it with oshprof DIR)\n"
+            "  --trace FILE          write a timeline of the run to FILE (SHOAL_TRACE=FILE;\n"
+            "                        open it in Perfetto or chrome://tracing)\n"
             "  --bind-to core|none   pin each PE to its own core (default: core when the PEs fit\n"
             "                        on this machine's cores, none when they do not)\n"
             "  --host h1:2,h2:2, --hostfile FILE, [--map-by node|slot]\n"
@@ -63,6 +67,12 @@ static void usage(FILE *f)
             "If a PE is killed by a signal, exits non-zero or calls shmem_global_exit, the\n"
             "other PEs are stopped and oshrun exits with that status (128+signal for a signal).\n"
             "Environment variables the library reads: run oshinfo.\n");
+}
+
+/* --profile DIR and --trace FILE: the variable each sets in the PEs' environment. */
+static const char *profile_option(const char *a)
+{
+    return !strcmp(a, "--profile") ? "SHOAL_PROFILE" : !strcmp(a, "--trace") ? "SHOAL_TRACE" : NULL;
 }
 
 static int parse_args(int argc, char **argv, struct job *job)
@@ -94,6 +104,8 @@ static int parse_args(int argc, char **argv, struct job *job)
                 *eq = '\0';
                 setenv(kv, eq + 1, 1);
             }
+        } else if (profile_option(a) && i + 1 < argc) {
+            setenv(profile_option(a), argv[++i], 1);
         } else if (!strcmp(a, "--bind-to") && i + 1 < argc) {
             const char *how = argv[++i];
             if (strcmp(how, "core") && strcmp(how, "none")) {
@@ -392,6 +404,11 @@ static int handover_parse(int argc, char **argv, struct handover *h)
             h->bind = argv[++i];
         } else if (!strcmp(a, "-x") && has_val) {
             h->xvars[h->nx++] = argv[++i];
+        } else if (profile_option(a) && has_val) {   /* passed on as -x NAME=VALUE */
+            const char *var = profile_option(a), *val = argv[++i];
+            char *kv = malloc(strlen(var) + strlen(val) + 2);
+            sprintf(kv, "%s=%s", var, val);
+            h->xvars[h->nx++] = kv;
         } else if (strcmp(a, "--oversubscribe") != 0) {
             return 0;   /* an option only the single-host path knows (or a mistake it reports) */
         }

@@ -9,6 +9,7 @@ SHOAL_INLINE void amo(const char *routine, shmem_ctx_t ctx, enum shoal_amo_op op
                       void *fetch, const void *value, const void *cond, int pe, bool nbi)
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
+    SHOAL_PROF_OP(routine, SHOAL_PROF_AMO, nbi, wpe, size);
     if (SHOAL_DEBUG_ON)
         shoal_api_check_amo(routine, dest, size, wpe);
     shoal_amo(shoal_ctx_of(ctx), op, size, dest, fetch, value, cond, wpe, nbi);

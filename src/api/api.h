@@ -9,6 +9,7 @@
 
 #include "../core/shoal.h"
 #include "../team/team.h"
+#include "../prof/prof.h"
 
 #define SHOAL_API(ret, name, params)                                                      \
     SHOAL_EXPORT ret p##name params;                                                      \

@@ -35,7 +35,9 @@ SHOAL_INLINE int broadcast(const char *routine, shmem_team_t team, void *dest, c
         check_symmetric(routine, dest, bytes);
         check_symmetric(routine, source, bytes);
     }
-    return SHOAL_AS_USER_CALL(routine, shoal_coll_broadcast(t, dest, source, bytes, root));
+    int rc;
+    SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_broadcast(t, dest, source, bytes, root)));
+    return rc;
 }
 
 SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes,
@@ -48,8 +50,11 @@ SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, con
         check_symmetric(routine, dest, fixed ? bytes * t->n_pes : bytes);   /* collect: sizes differ */
         check_symmetric(routine, source, bytes);
     }
-    return fixed ? SHOAL_AS_USER_CALL(routine, shoal_coll_fcollect(t, dest, source, bytes))
-                 : SHOAL_AS_USER_CALL(routine, shoal_coll_collect(t, dest, source, bytes));
+    int rc;
+    SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes,
+                    rc = fixed ? SHOAL_AS_USER_CALL(routine, shoal_coll_fcollect(t, dest, source, bytes))
+                               : SHOAL_AS_USER_CALL(routine, shoal_coll_collect(t, dest, source, bytes)));
+    return rc;
 }
 
 SHOAL_INLINE int alltoall(const char *routine, shmem_team_t team, void *dest, const void *source, size_t bytes)
@@ -61,7 +66,9 @@ SHOAL_INLINE int alltoall(const char *routine, shmem_team_t team, void *dest, co
         check_symmetric(routine, dest, bytes * t->n_pes);
         check_symmetric(routine, source, bytes * t->n_pes);
     }
-    return SHOAL_AS_USER_CALL(routine, shoal_coll_alltoall(t, dest, source, bytes));
+    int rc;
+    SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes * t->n_pes, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_alltoall(t, dest, source, bytes)));
+    return rc;
 }
 
 SHOAL_INLINE int alltoalls(const char *routine, shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
@@ -74,7 +81,9 @@ SHOAL_INLINE int alltoalls(const char *routine, shmem_team_t team, void *dest, c
         check_symmetric(routine, dest, strided_bytes(dst, elem, nelems * t->n_pes));
         check_symmetric(routine, source, strided_bytes(sst, elem, nelems * t->n_pes));
     }
-    return SHOAL_AS_USER_CALL(routine, shoal_coll_alltoalls(t, dest, source, dst, sst, elem, nelems));
+    int rc;
+    SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, elem * nelems * t->n_pes, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_alltoalls(t, dest, source, dst, sst, elem, nelems)));
+    return rc;
 }
 
 SHOAL_INLINE int reduce(const char *routine, shmem_team_t team, enum shoal_op op, enum shoal_dtype dt, size_t elem,
@@ -87,7 +96,9 @@ SHOAL_INLINE int reduce(const char *routine, shmem_team_t team, enum shoal_op op
         check_symmetric(routine, dest, nreduce * elem);
         check_symmetric(routine, source, nreduce * elem);
     }
-    return SHOAL_AS_USER_CALL(routine, shoal_coll_reduce(t, op, dt, dest, source, nreduce));
+    int rc;
+    SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, nreduce * elem, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_reduce(t, op, dt, dest, source, nreduce)));
+    return rc;
 }
 
 SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype dt, size_t elem, void *dest,
@@ -100,7 +111,9 @@ SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype d
         check_symmetric(routine, dest, nelems * elem);
         check_symmetric(routine, source, nelems * elem);
     }
-    return SHOAL_AS_USER_CALL(routine, shoal_coll_scan(t, dt, dest, source, nelems, inclusive));
+    int rc;
+    SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, nelems * elem, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_scan(t, dt, dest, source, nelems, inclusive)));
+    return rc;
 }
 
 #define COLL_TYPED(T, N)                                                                           \
@@ -194,19 +207,20 @@ static struct shoal_active_set active_set(const char *routine, int start, int lo
     struct shoal_active_set as = AS(SHOAL_ROUTINE);                                                \
     const char *outer = shoal_api_enter(SHOAL_ROUTINE)
 #define AS_END shoal_api_leave(outer)
+/* Active sets are no team: the profile books them to "active_set". */
+#define AS_SPAN(what, bytes, stmt) SHOAL_PROF_SPAN(SHOAL_ROUTINE, what, NULL, bytes, stmt)
 
 SHOAL_API(void, shmem_barrier, (AS_PARAMS))
 {
     AS_BEGIN;
-    shoal_quiet(&shoal_ctx_default);
-    shoal_coll_barrier_as(&as);
+    AS_SPAN(SHOAL_PROF_BARRIER, 0, { shoal_quiet(&shoal_ctx_default); shoal_coll_barrier_as(&as); });
     AS_END;
 }
 
 SHOAL_API(void, shmem_sync, (AS_PARAMS))
 {
     AS_BEGIN;
-    shoal_coll_barrier_as(&as);
+    AS_SPAN(SHOAL_PROF_BARRIER, 0, shoal_coll_barrier_as(&as));
     AS_END;
 }
 
@@ -216,32 +230,37 @@ SHOAL_API(void, shmem_sync, (AS_PARAMS))
               (void *dest, const void *source, size_t nelems, int PE_root, AS_PARAMS))             \
     {                                                                                              \
         AS_BEGIN;                                                                                  \
-        shoal_coll_broadcast_as(&as, dest, source, nelems * (bits / 8), PE_root);                  \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8),                                              \
+                shoal_coll_broadcast_as(&as, dest, source, nelems * (bits / 8), PE_root));         \
         AS_END;                                                                                    \
     }                                                                                              \
     SHOAL_API(void, shmem_collect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         AS_BEGIN;                                                                                  \
-        shoal_coll_collect_as(&as, dest, source, nelems * (bits / 8));                             \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8),                                              \
+                shoal_coll_collect_as(&as, dest, source, nelems * (bits / 8)));                    \
         AS_END;                                                                                    \
     }                                                                                              \
     SHOAL_API(void, shmem_fcollect##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         AS_BEGIN;                                                                                  \
-        shoal_coll_fcollect_as(&as, dest, source, nelems * (bits / 8));                            \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8),                                              \
+                shoal_coll_fcollect_as(&as, dest, source, nelems * (bits / 8)));                   \
         AS_END;                                                                                    \
     }                                                                                              \
     SHOAL_API(void, shmem_alltoall##bits, (void *dest, const void *source, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         AS_BEGIN;                                                                                  \
-        shoal_coll_alltoall_as(&as, dest, source, nelems * (bits / 8));                            \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8) * PE_size,                                    \
+                shoal_coll_alltoall_as(&as, dest, source, nelems * (bits / 8)));                   \
         AS_END;                                                                                    \
     }                                                                                              \
     SHOAL_API(void, shmem_alltoalls##bits,                                                         \
               (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, AS_PARAMS)) \
     {                                                                                              \
         AS_BEGIN;                                                                                  \
-        shoal_coll_alltoalls_as(&as, dest, source, dst, sst, bits / 8, nelems);                    \
+        AS_SPAN(SHOAL_PROF_COLL, nelems * (bits / 8) * PE_size,                                    \
+                shoal_coll_alltoalls_as(&as, dest, source, dst, sst, bits / 8, nelems));           \
         AS_END;                                                                                    \
     }
 AS_SIZED(32)
@@ -253,7 +272,8 @@ AS_SIZED(64)
                long *pSync))                                                                       \
     {                                                                                              \
         AS_BEGIN;                                                                                  \
-        shoal_coll_reduce_as(&as, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, (size_t)nreduce, pWrk);\
+        AS_SPAN(SHOAL_PROF_COLL, (size_t)nreduce * sizeof(T),                                      \
+                shoal_coll_reduce_as(&as, SHOAL_OP_##OP, SHOAL_DT_##N, dest, source, (size_t)nreduce, pWrk)); \
         AS_END;                                                                                    \
     }
 #define TO_ALL_BIT(T, N) TO_ALL(T, N, and, AND) TO_ALL(T, N, or, OR) TO_ALL(T, N, xor, XOR)

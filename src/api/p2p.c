@@ -87,6 +87,10 @@ SHOAL_INLINE size_t some_sat(sat_fn sat, const char *routine, const void *ivars,
     return found;
 }
 
+/* A wait on local memory, timed when profiling (who will write is not known here). */
+#define P2P_WAIT_WHILE(routine, cond) \
+    SHOAL_PROF_SPAN(routine, SHOAL_PROF_WAIT, NULL, 0, SHOAL_WAIT_WHILE(cond))
+
 SHOAL_INLINE void check_ivars(const char *routine, const void *ivars, size_t bytes)
 {
     if (SHOAL_DEBUG_ON && bytes)
@@ -96,7 +100,7 @@ SHOAL_INLINE void check_ivars(const char *routine, const void *ivars, size_t byt
 SHOAL_INLINE void wait_all(sat_fn sat, const char *routine, const void *ivars, size_t n, const int *status,
                            int cmp, const void *values, size_t stride)
 {
-    SHOAL_WAIT_WHILE(!all_sat(sat, routine, ivars, n, status, cmp, values, stride));
+    P2P_WAIT_WHILE(routine, !all_sat(sat, routine, ivars, n, status, cmp, values, stride));
 }
 
 SHOAL_INLINE size_t wait_any(sat_fn sat, const char *routine, const void *ivars, size_t n, const int *status,
@@ -105,7 +109,8 @@ SHOAL_INLINE size_t wait_any(sat_fn sat, const char *routine, const void *ivars,
     if (none_included(n, status))
         return SIZE_MAX;
     size_t start = rotor, found;
-    SHOAL_WAIT_WHILE((found = any_sat(sat, routine, ivars, n, status, cmp, values, stride, start)) == SIZE_MAX);
+    P2P_WAIT_WHILE(routine,
+                   (found = any_sat(sat, routine, ivars, n, status, cmp, values, stride, start)) == SIZE_MAX);
     return found;
 }
 
@@ -115,7 +120,7 @@ SHOAL_INLINE size_t wait_some(sat_fn sat, const char *routine, const void *ivars
     if (none_included(n, status))
         return 0;
     size_t found;
-    SHOAL_WAIT_WHILE((found = some_sat(sat, routine, ivars, n, indices, status, cmp, values, stride)) == 0);
+    P2P_WAIT_WHILE(routine, (found = some_sat(sat, routine, ivars, n, indices, status, cmp, values, stride)) == 0);
     return found;
 }
 
@@ -131,7 +136,7 @@ SHOAL_INLINE size_t test_any(sat_fn sat, const char *routine, const void *ivars,
     SHOAL_API(void, shmem_##N##_wait_until, (T *ivar, int cmp, T cmp_value))                       \
     {                                                                                              \
         check_ivars(SHOAL_ROUTINE, ivar, sizeof(T));                                               \
-        SHOAL_WAIT_WHILE(!N##_sat(SHOAL_ROUTINE, ivar, 0, cmp, &cmp_value, 0));                   \
+        P2P_WAIT_WHILE(SHOAL_ROUTINE, !N##_sat(SHOAL_ROUTINE, ivar, 0, cmp, &cmp_value, 0));      \
     }                                                                                              \
     SHOAL_API(int, shmem_##N##_test, (T *ivar, int cmp, T cmp_value))                              \
     {                                                                                              \
@@ -187,7 +192,7 @@ SHOAL_INLINE size_t test_any(sat_fn sat, const char *routine, const void *ivars,
     SHOAL_API(void, shmem_##N##_wait, (T *ivar, T cmp_value))                                      \
     {                                                                                              \
         check_ivars(SHOAL_ROUTINE, ivar, sizeof(T));                                               \
-        SHOAL_WAIT_WHILE(!N##_sat(SHOAL_ROUTINE, ivar, 0, SHMEM_CMP_NE, &cmp_value, 0));          \
+        P2P_WAIT_WHILE(SHOAL_ROUTINE, !N##_sat(SHOAL_ROUTINE, ivar, 0, SHMEM_CMP_NE, &cmp_value, 0)); \
     }
 
 /* Every point-to-point type gets every routine; its sat comes first, as
@@ -206,8 +211,8 @@ SHOAL_API(uint64_t, shmem_signal_wait_until, (uint64_t *sig_addr, int cmp, uint6
 {
     uint64_t seen;
     check_ivars(SHOAL_ROUTINE, sig_addr, sizeof *sig_addr);
-    SHOAL_WAIT_WHILE(((seen = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE)),
-                      !uint64_sat(SHOAL_ROUTINE, &seen, 0, cmp, &cmp_value, 0)));
+    P2P_WAIT_WHILE(SHOAL_ROUTINE, ((seen = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE)),
+                                   !uint64_sat(SHOAL_ROUTINE, &seen, 0, cmp, &cmp_value, 0)));
     return seen;
 }
 
@@ -215,11 +220,11 @@ SHOAL_API(uint64_t, shmem_signal_wait_until, (uint64_t *sig_addr, int cmp, uint6
 SHOAL_API(void, shmem_wait_until, (long *ivar, int cmp, long cmp_value))
 {
     check_ivars(SHOAL_ROUTINE, ivar, sizeof *ivar);
-    SHOAL_WAIT_WHILE(!long_sat(SHOAL_ROUTINE, ivar, 0, cmp, &cmp_value, 0));
+    P2P_WAIT_WHILE(SHOAL_ROUTINE, !long_sat(SHOAL_ROUTINE, ivar, 0, cmp, &cmp_value, 0));
 }
 
 SHOAL_API(void, shmem_wait, (long *ivar, long cmp_value))
 {
     check_ivars(SHOAL_ROUTINE, ivar, sizeof *ivar);
-    SHOAL_WAIT_WHILE(!long_sat(SHOAL_ROUTINE, ivar, 0, SHMEM_CMP_NE, &cmp_value, 0));
+    P2P_WAIT_WHILE(SHOAL_ROUTINE, !long_sat(SHOAL_ROUTINE, ivar, 0, SHMEM_CMP_NE, &cmp_value, 0));
 }

@@ -8,6 +8,7 @@ SHOAL_INLINE void put(const char *routine, shmem_ctx_t ctx, void *dest, const vo
                       int pe, bool nbi)
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
+    SHOAL_PROF_OP(routine, SHOAL_PROF_PUT, nbi, wpe, bytes);
     if (bytes == 0)
         return;
     if (SHOAL_DEBUG_ON)
@@ -19,6 +20,7 @@ SHOAL_INLINE void get(const char *routine, shmem_ctx_t ctx, void *dest, const vo
                       int pe, bool nbi)
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
+    SHOAL_PROF_OP(routine, SHOAL_PROF_GET, nbi, wpe, bytes);
     if (bytes == 0)
         return;
     if (SHOAL_DEBUG_ON)
@@ -38,6 +40,7 @@ SHOAL_INLINE void put_strided(const char *routine, shmem_ctx_t ctx, void *dest, 
                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize, size_t nblocks, int pe)
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
+    SHOAL_PROF_OP(routine, SHOAL_PROF_PUT, false, wpe, elem * bsize * nblocks);
     if (nblocks == 0 || bsize == 0)
         return;
     if (SHOAL_DEBUG_ON)
@@ -49,6 +52,7 @@ SHOAL_INLINE void get_strided(const char *routine, shmem_ctx_t ctx, void *dest, 
                               ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize, size_t nblocks, int pe)
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
+    SHOAL_PROF_OP(routine, SHOAL_PROF_GET, false, wpe, elem * bsize * nblocks);
     if (nblocks == 0 || bsize == 0)
         return;
     if (SHOAL_DEBUG_ON)

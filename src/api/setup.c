@@ -83,11 +83,11 @@ SHOAL_API(void, shmem_info_get_name, (char *name))
     name[SHMEM_MAX_NAME_LEN - 1] = '\0';
 }
 
-/* Levels 0-2 are the spec's (off, default, detailed); Shoal has no profiling
- * state to switch, so every level is accepted and ignored. */
+/* The spec's levels switch Shoal's own profile (SHOAL_PROFILE, SHOAL_TRACE):
+ * 0 off, 1 on, 2 flush (prof/prof.c). */
 SHOAL_API(void, shmem_pcontrol, (int level, ...))
 {
-    (void)level;
+    shoal_prof_control(level);
 }
 
 /* Deprecated (1.2) names, still required. */

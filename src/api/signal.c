@@ -16,6 +16,7 @@ SHOAL_INLINE void put_signal(const char *routine, shmem_ctx_t ctx, void *dest, c
                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, bool nbi)
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
+    SHOAL_PROF_OP(routine, SHOAL_PROF_SIGNAL, nbi, wpe, bytes + sizeof signal);
     if (SHOAL_DEBUG_ON) {
         if (bytes)
             shoal_check_remote(routine, dest, bytes, wpe);
@@ -53,6 +54,7 @@ SHOAL_INLINE void signal_update(const char *routine, shmem_ctx_t ctx, enum shoal
                                 uint64_t signal, int pe)
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
+    SHOAL_PROF_OP(routine, SHOAL_PROF_SIGNAL, false, wpe, sizeof signal);
     if (SHOAL_DEBUG_ON)
         shoal_api_check_amo(routine, sig_addr, sizeof *sig_addr, wpe);
     shoal_amo(shoal_ctx_of(ctx), op, sizeof *sig_addr, sig_addr, NULL, &signal, NULL, wpe, false);

@@ -224,6 +224,6 @@ SHOAL_API(int, shmem_team_sync, (shmem_team_t team))
     struct shoal_team *t = shoal_api_team("shmem_team_sync", team);
     if (!t)
         return debug_invalid("shmem_team_sync", "team");
-    shoal_team_barrier(t);
+    SHOAL_PROF_SPAN("shmem_team_sync", SHOAL_PROF_BARRIER, t, 0, shoal_team_barrier(t));
     return 0;
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "coll_internal.h"
+#include "../prof/prof.h"
 
 int coll_fake_hosts;
 bool coll_no_loadstore;
@@ -232,11 +233,12 @@ enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
     struct coll_shape key;
     memset(&key, 0, sizeof key);   /* padding too, for memcmp */
     key.n = s->n, key.bytes = s->bytes, key.shm = s->shm, key.multi_host = s->multi_host, key.scratch = s->scratch;
-    if (last[k].generation == generation && !memcmp(&last[k].s, &key, sizeof key))
-        return last[k].a;
-    last[k].s = key;
-    last[k].a = choose(k, &key);
-    last[k].generation = generation;
+    if (last[k].generation != generation || memcmp(&last[k].s, &key, sizeof key)) {
+        last[k].s = key;
+        last[k].a = choose(k, &key);
+        last[k].generation = generation;
+    }
+    shoal_prof_choice(coll_alg_name(last[k].a));   /* for the profile: stores, no branch */
     return last[k].a;
 }
 

@@ -9,6 +9,7 @@
 #include "../boot/boot.h"
 #include "../coll/coll.h"
 #include "../mem/mem.h"
+#include "../prof/prof.h"
 #include "../team/team.h"
 
 struct shoal_state shoal;
@@ -236,6 +237,7 @@ int shoal_init(int requested, int *provided)
     setup_control_blocks();
     shoal_teams_init();
     shoal_coll_init();   /* validates SHMEM_*_ALGORITHM now, not at the first collective */
+    shoal_prof_init();   /* SHOAL_PROFILE / SHOAL_TRACE: collective (aligns the trace clocks) */
     static bool at_exit_registered;
     if (!at_exit_registered && on_exit(finalize_at_exit, NULL) == 0)
         at_exit_registered = true;
@@ -263,6 +265,7 @@ static void finalize_step(bool at_exit)
     shoal_team_barrier(&shoal_team_world);
     if (--shoal.init_count > 0)
         return;
+    shoal_prof_finalize();   /* every way to finalize (explicit, at exit) writes the profile */
     shoal_coll_fini();
     shoal_teams_fini();
     shoal_ofi_fini();       /* completes every PE's network traffic first; no-op on one host */
@@ -287,6 +290,7 @@ static void finalize_step(bool at_exit)
 
 void shoal_global_exit(int status)
 {
+    shoal_prof_exit();
     fflush(stdout);
     fflush(stderr);
     shoal_boot_abort(status);
