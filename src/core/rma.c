@@ -99,11 +99,11 @@ void shoal_put_signal(struct shoal_ctx *ctx, void *dst, const void *src, size_t 
         shoal_notify(pe);
         return;
     }
-    /* Network: the fence keeps the signal behind the data on this context. */
-    shoal_put(ctx, dst, src, n, pe, nbi);
-    shoal_fence(ctx);
-    shoal_amo(ctx, sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, sig_addr, NULL, &signal,
-              NULL, pe, nbi);
+    size_t off, sig_off;
+    int s = remote_seg("shmem_put_signal", dst, &off, pe);
+    int sig_s = remote_seg("shmem_put_signal", sig_addr, &sig_off, pe);
+    shoal_poll();
+    shoal_remote->put_signal(ctx, s, off, src, n, sig_s, sig_off, signal, sig_op, pe, nbi);
 }
 
 void shoal_fence(struct shoal_ctx *ctx)

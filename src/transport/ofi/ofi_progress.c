@@ -42,23 +42,32 @@ static _Noreturn void report_cq_error(struct shoal_ofi_ep *e, const char *routin
     if (fi_cq_readerr(e->cq, &err, 0) < 0)
         shoal_ofi_failed(routine, -1, "error completion that could not be read", FI_EOTHER);
     fi_cq_strerror(e->cq, err.prov_errno, err.err_data, detail, sizeof detail);
+    int pe = shoal_ofi_am_owns(err.op_context) ? -1 : (int)(uintptr_t)err.op_context - 1;   /* a receive names none */
     if (shoal_ofi_connecting)
-        shoal_ofi_unreachable((int)(uintptr_t)err.op_context - 1, detail[0] ? detail : fi_strerror(err.err));
-    shoal_ofi_failed(routine, (int)(uintptr_t)err.op_context - 1, detail[0] ? detail : "error completion",
-                     err.err);
+        shoal_ofi_unreachable(pe, detail[0] ? detail : fi_strerror(err.err));
+    shoal_ofi_failed(routine, pe, detail[0] ? detail : "error completion", err.err);
 }
 
-/* Read the CQ: it holds errors and the completions of the init-time
- * contact reads (selective completion), and reading it is what drives a
- * manual-progress provider. */
+/* Read the CQ: it holds errors, the messages of other PEs (ofi_am.c) and
+ * the completions of the init-time contact reads (selective completion),
+ * and reading it is what drives a manual-progress provider.  One thread at
+ * a time: two threads applying batches of messages at once would reorder
+ * them, and a thread finding the CQ taken has nothing to add. */
 void shoal_ofi_drain(struct shoal_ofi_ep *e)
 {
     struct fi_cq_entry entries[8];
+    if (__atomic_load_n(&e->draining, __ATOMIC_RELAXED) || __atomic_exchange_n(&e->draining, 1, __ATOMIC_ACQUIRE))
+        return;
     ssize_t n = fi_cq_read(e->cq, entries, 8);
     if (n == -FI_EAVAIL)
         report_cq_error(e, "shmem (network progress)");
-    for (ssize_t i = 0; i < n; i++)
-        shoal_ofi_contact_done(entries[i].op_context);
+    for (ssize_t i = 0; i < n; i++) {
+        if (shoal_ofi_am_owns(entries[i].op_context))
+            shoal_ofi_am_received(entries[i].op_context);
+        else
+            shoal_ofi_contact_done(entries[i].op_context);
+    }
+    __atomic_store_n(&e->draining, 0, __ATOMIC_RELEASE);
 }
 
 static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *seen, const char *routine)
@@ -107,6 +116,7 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
     pthread_mutex_lock(&e->operand_lock);
     unsigned used = e->operands_used;
     pthread_mutex_unlock(&e->operand_lock);
+    shoal_ofi_am_flush(e, routine);
     shoal_ofi_wait_writes(e, routine);
     shoal_ofi_wait_reads(e, routine);
     /* The operations of the slots taken before the wait are done (see
@@ -117,13 +127,17 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
     pthread_mutex_unlock(&e->operand_lock);
 }
 
-/* The provider's queue is full (or, for rxm, a connection is being set up):
- * make progress and try again. */
+/* The provider's queue is full (or, for rxm, a connection is being set up),
+ * or an answer is awaited: make progress and try again.  Answers arrive at
+ * the main endpoint, drained directly: inside a progress hook shoal_poll
+ * does nothing. */
 void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine)
 {
     check_errors(e, e->wcntr, &e->werrs, routine);
     check_errors(e, e->rcntr, &e->rerrs, routine);
     shoal_ofi_drain(e);
+    if (e != &shoal_ofi.main_ep)
+        shoal_ofi_drain(&shoal_ofi.main_ep);
     shoal_poll();
     pause_briefly(tries);
 }
@@ -208,7 +222,8 @@ static bool want_thread(void)
         return false;
     if (strcasecmp(mode, "auto") != 0)
         shoal_fatal("shmem_init", "SHOAL_OFI_PROGRESS_THREAD=\"%s\": use auto, on or off", mode);
-    return shoal_ofi.info->domain_attr->data_progress != FI_PROGRESS_AUTO;
+    /* Messages are applied only by reading the CQ, whatever the provider. */
+    return shoal_ofi.am || shoal_ofi.info->domain_attr->data_progress != FI_PROGRESS_AUTO;
 }
 
 static void stop_thread(void)

@@ -77,11 +77,13 @@ static void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, size_t off, size_
 
 /* Fence: later puts and AMOs to a PE may not overtake earlier ones.  When
  * the provider does not promise that ordering (FI_ORDER_WAW; tcp;ofi_rxm
- * does not once atomics are asked for), complete what is outstanding. */
+ * does not once atomics are asked for), or messages are outstanding (a
+ * message is applied when the target reads it, after writes that follow
+ * it may have landed), complete what is outstanding. */
 static void ofi_fence(struct shoal_ctx *ctx)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
-    if (!shoal_ofi.ordered_writes)
+    if (!shoal_ofi.ordered_writes || shoal_ofi.am)
         shoal_ofi_quiet_ep(e, "shmem_fence");   /* non-blocking fetching AMOs count too */
 }
 
@@ -90,10 +92,29 @@ static void ofi_quiet(struct shoal_ctx *ctx)
     shoal_ofi_quiet_ep(shoal_ofi_ep_of(ctx), "shmem_quiet");
 }
 
+/* One message when the data fits in one (ofi_am.c).  Else the data goes
+ * first and must be delivered before the signal is sent: rxm does not
+ * order a send behind a write, nor support FI_FENCE. */
+static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const void *src, size_t n, int sig_seg,
+                           size_t sig_off, uint64_t signal, int sig_op, int pe, bool nbi)
+{
+    struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
+    enum shoal_amo_op op = sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET;
+    if (shoal_ofi.am && shoal_ofi_am_put_signal(e, seg, off, src, n, sig_seg, sig_off, signal, sig_op, pe))
+        return;
+    ofi_put(ctx, seg, off, src, n, pe, nbi);
+    if (shoal_ofi.am)
+        shoal_ofi_wait_writes(e, "shmem_put_signal");
+    else
+        ofi_fence(ctx);
+    shoal_ofi_amo(ctx, op, 8, sig_seg, sig_off, NULL, &signal, NULL, pe, nbi);
+}
+
 const struct shoal_remote_ops shoal_ofi_ops = {
     .put = ofi_put,
     .get = ofi_get,
     .amo = shoal_ofi_amo,
+    .put_signal = ofi_put_signal,
     .fence = ofi_fence,
     .quiet = ofi_quiet,
 };
