@@ -190,25 +190,37 @@ static bool await_traffic(struct pollfd *fds, struct fid **cq, const struct time
  * polls by itself (it waits inside Shoal) the thread stands back: two
  * threads taking turns at one endpoint only slow it down, most of all when
  * PEs outnumber cores (measured: a 6-PE collectives test on 2 cores took
- * 57 s with a thread that always drained, 34 s with none). */
+ * 57 s with a thread that always drained, 34 s with none).  Standing back
+ * it does not watch the traffic (every arrival would wake it for nothing);
+ * it only looks every STAND_BACK_US whether the PE still polls, so a PE
+ * that goes back to computing with traffic in flight waits at most that
+ * long.  (It used to stand back a whole polling interval, 1 ms: that was
+ * the multi-millisecond tail of small operations across hosts.) */
+enum { STAND_BACK_US = 100 };
+
 static void *progress_main(void *arg)
 {
     (void)arg;
     struct timespec interval = {0, shoal_cfg.ofi_progress_interval_us * 1000L};
+    struct timespec stand_back = {0, STAND_BACK_US * 1000L};
     struct pollfd fds[2] = {{stop_fd, POLLIN, 0}, {shoal_ofi.wait_fd, POLLIN, 0}};
     struct fid *cq = &shoal_ofi.main_ep.cq->fid;
     unsigned busy = 0;
+    uint64_t seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
     for (;;) {
-        uint64_t seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
-        if (!await_traffic(fds, &cq, &interval, &busy))
-            break;
-        if (__atomic_load_n(&hook_calls, __ATOMIC_RELAXED) != seen && !pe_asleep()) {
-            if (stop_requested(&fds[0], &interval))
+        uint64_t now = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
+        bool pe_polls = now != seen;
+        seen = now;
+        if (pe_polls && !pe_asleep()) {
+            if (stop_requested(&fds[0], &stand_back))
                 break;
             continue;
         }
+        if (!await_traffic(fds, &cq, &interval, &busy))
+            break;
         shoal_ofi_drain(&shoal_ofi.main_ep);
         wake_own_waiters();
+        seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
     }
     return NULL;
 }
