@@ -30,6 +30,7 @@
 enum { SHOAL_OFI_ADDR_MAX = 160 };   /* endpoint names: sockaddr_in6 is 28, efa/cxi/opx fit too */
 enum { SHOAL_OFI_OPERANDS = 256 };   /* operand slots per endpoint (see ofi_amo.c) */
 enum { SHOAL_OFI_AM_RX = 64, SHOAL_OFI_AM_BUF = 128 };   /* receive buffers for messages (ofi_am.c) */
+enum { SHOAL_OFI_BOUNCES = 32, SHOAL_OFI_BOUNCE_SIZE = 8192 };   /* blocking puts' copies (ofi_rma.c) */
 
 struct shoal_ofi_ep;
 /* Operands of an AMO that must outlive the call, and where its answer goes. */
@@ -49,6 +50,8 @@ struct shoal_ofi_ep {
     uint64_t writes, reads;         /* operations issued (atomic: THREAD_MULTIPLE) */
     uint64_t werrs, rerrs;          /* counter errors already reported */
     uint8_t draining;               /* a thread reads the CQ: messages are applied in arrival order */
+    char *bounce;                   /* SHOAL_OFI_BOUNCES buffers, made at first use */
+    uint32_t bounce_free;           /* bit i: buffer i is free */
     /* AMO operands that must outlive the call (non-blocking fetching AMOs). */
     pthread_mutex_t operand_lock;
     unsigned operands_used;
@@ -114,6 +117,8 @@ _Noreturn void shoal_ofi_unreachable(int pe, const char *why);
 extern bool shoal_ofi_connecting;
 
 /* ofi_rma.c, ofi_amo.c */
+bool shoal_ofi_bounce_owns(struct shoal_ofi_ep *e, const void *op_context);
+void shoal_ofi_bounce_release(struct shoal_ofi_ep *e, const void *buf);   /* its write completed */
 extern const struct shoal_remote_ops shoal_ofi_ops;
 void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
                    const void *value, const void *cond, int pe, bool nbi);

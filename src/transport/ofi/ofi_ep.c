@@ -75,6 +75,7 @@ void shoal_ofi_ep_close(struct shoal_ofi_ep *e)
         fi_close(&e->cq->fid);
     pthread_mutex_destroy(&e->operand_lock);
     shoal_ofi_am_ep_fini(e);
+    free(e->bounce);
     *e = (struct shoal_ofi_ep){0};
 }
 

@@ -42,7 +42,8 @@ static _Noreturn void report_cq_error(struct shoal_ofi_ep *e, const char *routin
     if (fi_cq_readerr(e->cq, &err, 0) < 0)
         shoal_ofi_failed(routine, -1, "error completion that could not be read", FI_EOTHER);
     fi_cq_strerror(e->cq, err.prov_errno, err.err_data, detail, sizeof detail);
-    int pe = shoal_ofi_am_owns(err.op_context) ? -1 : (int)(uintptr_t)err.op_context - 1;   /* a receive names none */
+    uintptr_t ctx = (uintptr_t)err.op_context;   /* a target PE + 1, or a buffer that names none */
+    int pe = ctx >= 1 && ctx <= (uintptr_t)shoal.n_pes ? (int)ctx - 1 : -1;
     if (shoal_ofi_connecting)
         shoal_ofi_unreachable(pe, detail[0] ? detail : fi_strerror(err.err));
     shoal_ofi_failed(routine, pe, detail[0] ? detail : "error completion", err.err);
@@ -64,6 +65,8 @@ void shoal_ofi_drain(struct shoal_ofi_ep *e)
     for (ssize_t i = 0; i < n; i++) {
         if (shoal_ofi_am_owns(entries[i].op_context))
             shoal_ofi_am_received(entries[i].op_context);
+        else if (shoal_ofi_bounce_owns(e, entries[i].op_context))
+            shoal_ofi_bounce_release(e, entries[i].op_context);
         else
             shoal_ofi_contact_done(entries[i].op_context);
     }

@@ -1,10 +1,15 @@
 /* Puts and gets to PEs on other hosts.
  *
- * Small puts are injected (the provider copies the source at once); larger
- * ones are written from the caller's buffer, so a blocking put waits for
- * its writes to complete before returning (the buffer is the caller's
- * again).  Gets land directly in the destination; a blocking get waits for
- * its reads. */
+ * Small puts are injected (the provider copies the source at once).  A
+ * blocking put up to SHOAL_OFI_BOUNCE_SIZE is copied into a buffer of the
+ * endpoint and written from there, so it returns at once (the spec asks
+ * only that the source be reusable) instead of after a delivery round
+ * trip; the buffer comes back when the write's completion is read.  Other
+ * puts are written from the caller's buffer, and a blocking one waits for
+ * its writes.  Gets land directly in the destination; a blocking get waits
+ * for its reads. */
+#include <stdlib.h>
+
 #include "ofi.h"
 
 static size_t chunk_len(size_t n)
@@ -18,13 +23,14 @@ static size_t chunk_len(size_t n)
  * a read through another endpoint right after quiet saw the old value 3
  * times in 3000; with the flag, never.) */
 static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int pe, uint64_t raddr,
-                       uint64_t key)
+                       uint64_t key, void *bounce)
 {
     struct iovec iov = {(void *)src, len};
     struct fi_rma_iov rma = {raddr, len, key};
     struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = shoal_ofi.addr[pe], .rma_iov = &rma,
-                             .rma_iov_count = 1, .context = shoal_ofi_ctx_of(pe)};
-    uint64_t flags = FI_DELIVERY_COMPLETE | (len <= shoal_ofi.inject_size ? FI_INJECT : 0);
+                             .rma_iov_count = 1, .context = bounce ? bounce : shoal_ofi_ctx_of(pe)};
+    uint64_t flags = FI_DELIVERY_COMPLETE | (len <= shoal_ofi.inject_size ? FI_INJECT : 0) |
+                     (bounce ? FI_COMPLETION : 0);   /* the completion gives the buffer back */
     unsigned tries = 0;
     ssize_t rc;
     while ((rc = fi_writemsg(e->ep, &msg, flags)) == -FI_EAGAIN)
@@ -45,15 +51,59 @@ static void post_read(struct shoal_ofi_ep *e, char *dst, size_t len, int pe, uin
     __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
 }
 
+bool shoal_ofi_bounce_owns(struct shoal_ofi_ep *e, const void *op_context)
+{
+    const char *p = op_context;
+    return e->bounce && p >= e->bounce && p < e->bounce + SHOAL_OFI_BOUNCES * SHOAL_OFI_BOUNCE_SIZE;
+}
+
+void shoal_ofi_bounce_release(struct shoal_ofi_ep *e, const void *buf)
+{
+    unsigned i = (unsigned)(((const char *)buf - e->bounce) / SHOAL_OFI_BOUNCE_SIZE);
+    __atomic_fetch_or(&e->bounce_free, 1u << i, __ATOMIC_RELEASE);
+}
+
+/* A free buffer of e, or NULL when there are none at hand. */
+static char *bounce_take(struct shoal_ofi_ep *e)
+{
+    if (!__atomic_load_n(&e->bounce, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&e->operand_lock);
+        if (!e->bounce && (e->bounce = malloc((size_t)SHOAL_OFI_BOUNCES * SHOAL_OFI_BOUNCE_SIZE)))
+            __atomic_store_n(&e->bounce_free, (uint32_t)((1ull << SHOAL_OFI_BOUNCES) - 1), __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&e->operand_lock);
+        if (!e->bounce)
+            return NULL;
+    }
+    uint32_t free_bits = __atomic_load_n(&e->bounce_free, __ATOMIC_ACQUIRE);
+    for (unsigned tries = 0; tries < 4; tries++) {
+        if (!free_bits) {
+            shoal_ofi_drain(e);   /* completions give buffers back */
+            free_bits = __atomic_load_n(&e->bounce_free, __ATOMIC_ACQUIRE);
+            continue;
+        }
+        unsigned i = (unsigned)__builtin_ctz(free_bits);
+        if (__atomic_compare_exchange_n(&e->bounce_free, &free_bits, free_bits & ~(1u << i), false,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return e->bounce + (size_t)i * SHOAL_OFI_BOUNCE_SIZE;
+    }
+    return NULL;
+}
+
 static void ofi_put(struct shoal_ctx *ctx, int seg, size_t off, const void *src, size_t n, int pe, bool nbi)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     uint64_t key = shoal_ofi_key(pe, seg);
     const char *s = src;
+    char *bounce = NULL;
+    if (!nbi && n > shoal_ofi.inject_size && n <= SHOAL_OFI_BOUNCE_SIZE && (bounce = bounce_take(e))) {
+        memcpy(bounce, src, n);
+        post_write(e, bounce, n, pe, shoal_ofi_raddr(pe, seg, off), key, bounce);
+        return;
+    }
     bool from_caller = false;   /* some bytes are still read from src after we return */
     for (size_t done = 0; done < n;) {
         size_t len = chunk_len(n - done);
-        post_write(e, s + done, len, pe, shoal_ofi_raddr(pe, seg, off + done), key);
+        post_write(e, s + done, len, pe, shoal_ofi_raddr(pe, seg, off + done), key, NULL);
         from_caller |= len > shoal_ofi.inject_size;
         done += len;
     }
