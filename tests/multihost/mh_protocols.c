@@ -1,22 +1,23 @@
 /* The ordering promises of the network path, whichever protocol carries an
  * operation (one message, an RMA write, a provider atomic):
  *   put_signal   the data is there when the signal is seen, for data that
- *                fits in one message, just does not, and needs a write;
- *                signal adds from many PEs all land
+ *                fits in one message, just does not, is copied, or is
+ *                written from the caller's buffer; blocking and nbi, on the
+ *                default context and on a context of its own (whose
+ *                endpoint nobody waits on); signal adds from many PEs land
  *   fence        put then fence then flag: the put is there when the flag
  *                is; AMO then fence then put: the AMO is applied when the
  *                put is seen (a message may not be overtaken by a write)
  *   quiet        AMOs and put_signals then quiet: a get sees them all
- * Every PE sends to the PE half the job away (on another host in the
- * layouts used) and to its right neighbour; checks are against values
- * computed here. */
+ * PE 0 and the first PE on another host talk both ways; for quiet every
+ * PE uses its right neighbour; checks are against values computed here. */
 #include <stdint.h>
 #include <string.h>
 
 #include "check.h"
 
-enum { ROUNDS = 60, BIG = 4096 };
-static const size_t sizes[] = {8, 24, 32, 33, 64, 200, BIG};
+enum { ROUNDS = 60, BIG = 16384 };
+static const size_t sizes[] = {8, 24, 32, 33, 64, 200, 4096, 8192, 8193, BIG};
 enum { NSIZES = sizeof sizes / sizeof sizes[0] };
 
 static uint64_t sig, sig_add;
@@ -30,15 +31,18 @@ static char pattern(int from, long round, size_t i)
 
 /* Round r: from puts a pattern of every size with put_signal (signal r,
  * SET) to to, which checks the data each time the signal moves. */
-static void put_signal_order(int me, int from, int to)
+static void put_signal_order(shmem_ctx_t ctx, int me, int from, int to)
 {
-    char src[BIG];
+    static char src[BIG];
     for (long r = 1; r <= ROUNDS; r++) {
         size_t n = sizes[r % NSIZES];
         if (me == from) {
             for (size_t i = 0; i < n; i++)
                 src[i] = pattern(from, r, i);
-            shmem_putmem_signal(data, src, n, &sig, (uint64_t)r, SHMEM_SIGNAL_SET, to);
+            if (r % 3 == 0)   /* no quiet: the answer below proves the data arrived */
+                shmem_ctx_putmem_signal_nbi(ctx, data, src, n, &sig, (uint64_t)r, SHMEM_SIGNAL_SET, to);
+            else
+                shmem_ctx_putmem_signal(ctx, data, src, n, &sig, (uint64_t)r, SHMEM_SIGNAL_SET, to);
         }
         if (me == to) {
             shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, (uint64_t)r);
@@ -115,18 +119,36 @@ static void signal_adds(int me, int n)
     shmem_barrier_all();
 }
 
+static long other;   /* on PE 0: the first PE on another host (n / 2 when none) */
+
 int main(void)
 {
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
+    if (me == 0) {
+        other = n / 2;
+        for (int pe = n - 1; pe > 0; pe--)
+            if (!shmem_ptr(&sig, pe))
+                other = pe;
+    }
+    shmem_barrier_all();
+    int far = (int)shmem_long_g(&other, 0);
     for (int pass = 0; pass < 2; pass++) {
-        int from = pass == 0 ? 0 : n / 2, to = pass == 0 ? n / 2 : 0;
+        int from = pass == 0 ? 0 : far, to = pass == 0 ? far : 0;
         if (n == 1)
             break;
         sig = sig_add = 0;
         counter = flag = 0;
         shmem_barrier_all();
-        put_signal_order(me, from, to);
+        put_signal_order(SHMEM_CTX_DEFAULT, me, from, to);
+        shmem_barrier_all();
+        sig = sig_add = 0;
+        shmem_barrier_all();
+        shmem_ctx_t ctx;
+        CHECK(shmem_ctx_create(0, &ctx) == 0, "shmem_ctx_create failed");
+        put_signal_order(ctx, me, from, to);
+        shmem_ctx_quiet(ctx);
+        shmem_ctx_destroy(ctx);
         shmem_barrier_all();
         counter = flag = 0;
         shmem_barrier_all();

@@ -31,6 +31,17 @@ enum { SHOAL_OFI_ADDR_MAX = 160 };   /* endpoint names: sockaddr_in6 is 28, efa/
 enum { SHOAL_OFI_OPERANDS = 256 };   /* operand slots per endpoint (see ofi_amo.c) */
 enum { SHOAL_OFI_AM_RX = 64, SHOAL_OFI_AM_BUF = 128 };   /* receive buffers for messages (ofi_am.c) */
 enum { SHOAL_OFI_BOUNCES = 32, SHOAL_OFI_BOUNCE_SIZE = 8192 };   /* blocking puts' copies (ofi_rma.c) */
+enum { SHOAL_OFI_SIGNALS = 32 };   /* put_signals whose signal waits for their write (ofi_rma.c) */
+
+/* A put_signal whose data does not fit in one message: its signal is sent
+ * when the write's completion is read. */
+struct shoal_ofi_signal {
+    uint64_t sig_off, signal;
+    int pe, sig_seg, sig_op;
+    bool waiter;        /* a blocking caller waits for `sent`, then frees the record */
+    char *bounce;       /* the data's copy, or NULL: written from the caller's buffer */
+    uint32_t sent;
+};
 
 struct shoal_ofi_ep;
 /* Operands of an AMO that must outlive the call, and where its answer goes. */
@@ -52,6 +63,9 @@ struct shoal_ofi_ep {
     uint8_t draining;               /* a thread reads the CQ: messages are applied in arrival order */
     char *bounce;                   /* SHOAL_OFI_BOUNCES buffers, made at first use */
     uint32_t bounce_free;           /* bit i: buffer i is free */
+    struct shoal_ofi_signal signals[SHOAL_OFI_SIGNALS];
+    uint32_t signals_used;          /* bit i: signals[i] is taken */
+    uint64_t signals_unsent;        /* written data whose signal is not yet sent: quiet waits for them */
     /* AMO operands that must outlive the call (non-blocking fetching AMOs). */
     pthread_mutex_t operand_lock;
     unsigned operands_used;
@@ -91,6 +105,7 @@ struct shoal_ofi {
     size_t max_msg;
     bool ordered_writes;            /* provider orders writes and atomics to a target: fence is free */
     bool am;                        /* AMOs and signals travel as messages the target's CPU applies */
+    uint64_t side_completions;      /* completions to read on context endpoints (progress reads them too) */
     char (*am_rx)[SHOAL_OFI_AM_BUF];   /* the main endpoint's posted receive buffers */
     int wait_fd;                    /* main CQ's wait object, -1 when it has none */
     const char *prov;
@@ -119,6 +134,8 @@ extern bool shoal_ofi_connecting;
 /* ofi_rma.c, ofi_amo.c */
 bool shoal_ofi_bounce_owns(struct shoal_ofi_ep *e, const void *op_context);
 void shoal_ofi_bounce_release(struct shoal_ofi_ep *e, const void *buf);   /* its write completed */
+bool shoal_ofi_signal_owns(struct shoal_ofi_ep *e, const void *op_context);
+void shoal_ofi_signal_written(struct shoal_ofi_ep *e, void *op_context);   /* send the signal */
 extern const struct shoal_remote_ops shoal_ofi_ops;
 void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
                    const void *value, const void *cond, int pe, bool nbi);

@@ -63,12 +63,21 @@ void shoal_ofi_drain(struct shoal_ofi_ep *e)
     if (n == -FI_EAVAIL)
         report_cq_error(e, "shmem (network progress)");
     for (ssize_t i = 0; i < n; i++) {
-        if (shoal_ofi_am_owns(entries[i].op_context))
-            shoal_ofi_am_received(entries[i].op_context);
-        else if (shoal_ofi_bounce_owns(e, entries[i].op_context))
-            shoal_ofi_bounce_release(e, entries[i].op_context);
+        void *c = entries[i].op_context;
+        if (shoal_ofi_am_owns(c)) {
+            shoal_ofi_am_received(c);
+            continue;
+        }
+        if (!shoal_ofi_bounce_owns(e, c) && !shoal_ofi_signal_owns(e, c)) {
+            shoal_ofi_contact_done(c);
+            continue;
+        }
+        if (shoal_ofi_bounce_owns(e, c))
+            shoal_ofi_bounce_release(e, c);
         else
-            shoal_ofi_contact_done(entries[i].op_context);
+            shoal_ofi_signal_written(e, c);
+        if (e != &shoal_ofi.main_ep)
+            __atomic_fetch_sub(&shoal_ofi.side_completions, 1, __ATOMIC_RELEASE);
     }
     __atomic_store_n(&e->draining, 0, __ATOMIC_RELEASE);
 }
@@ -119,8 +128,11 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
     pthread_mutex_lock(&e->operand_lock);
     unsigned used = e->operands_used;
     pthread_mutex_unlock(&e->operand_lock);
-    shoal_ofi_am_flush(e, routine);
     shoal_ofi_wait_writes(e, routine);
+    unsigned tries = 0;
+    while (__atomic_load_n(&e->signals_unsent, __ATOMIC_ACQUIRE))   /* their completions are queued: read them */
+        shoal_ofi_retry_pause(e, &tries, routine);
+    shoal_ofi_am_flush(e, routine);   /* messages, those signals among them, are applied */
     shoal_ofi_wait_reads(e, routine);
     /* The operations of the slots taken before the wait are done (see
      * operand_slot); slots taken meanwhile by other threads stay. */
@@ -149,11 +161,26 @@ void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *
 
 static uint64_t hook_calls;   /* progress_hook runs: a thread of the PE itself is polling */
 
+/* Context endpoints are read by their own waits; a signal or bounce buffer
+ * waiting there for its write's completion is read by every progress call,
+ * so a PE waiting for something else still sends it. */
+static void drain_side_endpoints(void)
+{
+    if (!__atomic_load_n(&shoal_ofi.side_completions, __ATOMIC_ACQUIRE) ||
+        pthread_mutex_trylock(&shoal_ofi.eps_lock) != 0)
+        return;
+    for (struct shoal_ofi_ep *e = shoal_ofi.eps; e; e = e->next)
+        if (e != &shoal_ofi.main_ep)
+            shoal_ofi_drain(e);
+    pthread_mutex_unlock(&shoal_ofi.eps_lock);
+}
+
 static void progress_hook(void *arg)
 {
     (void)arg;
     __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
     shoal_ofi_drain(&shoal_ofi.main_ep);
+    drain_side_endpoints();
 }
 
 static bool pe_asleep(void)
@@ -222,6 +249,7 @@ static void *progress_main(void *arg)
         if (!await_traffic(fds, &cq, &interval, &busy))
             break;
         shoal_ofi_drain(&shoal_ofi.main_ep);
+        drain_side_endpoints();
         wake_own_waiters();
         seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
     }

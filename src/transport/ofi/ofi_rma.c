@@ -22,17 +22,21 @@ static size_t chunk_len(size_t n)
  * (Measured with tcp;ofi_rxm: fi_inject_write counts the write at once, and
  * a read through another endpoint right after quiet saw the old value 3
  * times in 3000; with the flag, never.) */
+/* on_done: the context of a completion to read (a bounce buffer to give
+ * back, a signal to send), or NULL for none. */
 static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int pe, uint64_t raddr,
-                       uint64_t key, void *bounce)
+                       uint64_t key, void *on_done)
 {
     struct iovec iov = {(void *)src, len};
     struct fi_rma_iov rma = {raddr, len, key};
     struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = shoal_ofi.addr[pe], .rma_iov = &rma,
-                             .rma_iov_count = 1, .context = bounce ? bounce : shoal_ofi_ctx_of(pe)};
+                             .rma_iov_count = 1, .context = on_done ? on_done : shoal_ofi_ctx_of(pe)};
     uint64_t flags = FI_DELIVERY_COMPLETE | (len <= shoal_ofi.inject_size ? FI_INJECT : 0) |
-                     (bounce ? FI_COMPLETION : 0);   /* the completion gives the buffer back */
+                     (on_done ? FI_COMPLETION : 0);
     unsigned tries = 0;
     ssize_t rc;
+    if (on_done && e != &shoal_ofi.main_ep)
+        __atomic_fetch_add(&shoal_ofi.side_completions, 1, __ATOMIC_RELEASE);
     while ((rc = fi_writemsg(e->ep, &msg, flags)) == -FI_EAGAIN)
         shoal_ofi_retry_pause(e, &tries, "shmem_put");
     if (rc != 0)
@@ -142,22 +146,82 @@ static void ofi_quiet(struct shoal_ctx *ctx)
     shoal_ofi_quiet_ep(shoal_ofi_ep_of(ctx), "shmem_quiet");
 }
 
-/* One message when the data fits in one (ofi_am.c).  Else the data goes
- * first and must be delivered before the signal is sent: rxm does not
- * order a send behind a write, nor support FI_FENCE. */
+bool shoal_ofi_signal_owns(struct shoal_ofi_ep *e, const void *op_context)
+{
+    const struct shoal_ofi_signal *p = op_context;
+    return p >= e->signals && p < e->signals + SHOAL_OFI_SIGNALS;
+}
+
+static void signal_free(struct shoal_ofi_ep *e, struct shoal_ofi_signal *s)
+{
+    __atomic_fetch_and(&e->signals_used, ~(1u << (s - e->signals)), __ATOMIC_RELEASE);
+}
+
+static struct shoal_ofi_signal *signal_take(struct shoal_ofi_ep *e)
+{
+    unsigned tries = 0;
+    for (;;) {
+        uint32_t used = __atomic_load_n(&e->signals_used, __ATOMIC_ACQUIRE);
+        if (used == UINT32_MAX) {
+            shoal_ofi_retry_pause(e, &tries, "shmem_put_signal");   /* completions free records */
+            continue;
+        }
+        unsigned i = (unsigned)__builtin_ctz(~used);
+        if (__atomic_compare_exchange_n(&e->signals_used, &used, used | 1u << i, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            return &e->signals[i];
+    }
+}
+
+void shoal_ofi_signal_written(struct shoal_ofi_ep *e, void *op_context)
+{
+    struct shoal_ofi_signal *s = op_context;
+    enum shoal_amo_op op = s->sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET;
+    if (s->bounce)
+        shoal_ofi_bounce_release(e, s->bounce);
+    shoal_ofi_am_amo(e, op, 8, s->sig_seg, s->sig_off, NULL, &s->signal, NULL, s->pe, false);
+    bool waiter = s->waiter;
+    __atomic_fetch_sub(&e->signals_unsent, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->sent, 1, __ATOMIC_RELEASE);
+    if (!waiter)
+        signal_free(e, s);
+}
+
+/* One message when the data fits in one (ofi_am.c).  Else the write goes
+ * first and its completion sends the signal: rxm orders no send behind a
+ * write, nor supports FI_FENCE, and waiting here for every write of the
+ * endpoint would order against other PEs too.  A blocking call returns
+ * when the source is reusable: at once with a bounce copy. */
 static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const void *src, size_t n, int sig_seg,
                            size_t sig_off, uint64_t signal, int sig_op, int pe, bool nbi)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
-    enum shoal_amo_op op = sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET;
     if (shoal_ofi.am && shoal_ofi_am_put_signal(e, seg, off, src, n, sig_seg, sig_off, signal, sig_op, pe))
         return;
-    ofi_put(ctx, seg, off, src, n, pe, nbi);
-    if (shoal_ofi.am)
-        shoal_ofi_wait_writes(e, "shmem_put_signal");
-    else
+    if (!shoal_ofi.am || n > shoal_ofi.max_msg) {
+        ofi_put(ctx, seg, off, src, n, pe, nbi);
         ofi_fence(ctx);
-    shoal_ofi_amo(ctx, op, 8, sig_seg, sig_off, NULL, &signal, NULL, pe, nbi);
+        shoal_ofi_amo(ctx, sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, sig_seg, sig_off, NULL,
+                      &signal, NULL, pe, nbi);
+        return;
+    }
+    struct shoal_ofi_signal *s = signal_take(e);
+    *s = (struct shoal_ofi_signal){.sig_off = sig_off, .signal = signal, .pe = pe, .sig_seg = sig_seg,
+                                   .sig_op = sig_op};
+    const void *from = src;
+    if (!nbi && n <= SHOAL_OFI_BOUNCE_SIZE && (s->bounce = bounce_take(e))) {
+        memcpy(s->bounce, src, n);
+        from = s->bounce;
+    }
+    s->waiter = !nbi && !s->bounce;
+    __atomic_fetch_add(&e->signals_unsent, 1, __ATOMIC_RELEASE);
+    post_write(e, from, n, pe, shoal_ofi_raddr(pe, seg, off), shoal_ofi_key(pe, seg), s);
+    if (!s->waiter)
+        return;
+    unsigned tries = 0;
+    while (!__atomic_load_n(&s->sent, __ATOMIC_ACQUIRE))
+        shoal_ofi_retry_pause(e, &tries, "shmem_put_signal");
+    signal_free(e, s);
 }
 
 const struct shoal_remote_ops shoal_ofi_ops = {
