@@ -44,6 +44,15 @@ void shoal_get_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n,
 void shoal_amo_slow(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, void *dst, void *fetch,
                     const void *value, const void *cond, int pe, bool nbi)
 {
+    /* A context of SHMEM_TEAM_SHARED is an atomicity domain of its own, all
+     * on this host: CPU atomics, even while other AMOs go through a NIC. */
+    void *p = ctx && ctx->team == &shoal_team_shared ? shoal_ptr(dst, pe) : NULL;
+    if (p) {
+        shoal_shm_amo(op, size, p, fetch, value, cond);
+        if (op != SHOAL_AMO_FETCH)
+            shoal_notify(pe);
+        return;
+    }
     size_t off;
     int s = remote_seg("shmem_atomic", dst, &off, pe);
     shoal_remote->amo(ctx, op, size, s, off, fetch, value, cond, pe, nbi);
