@@ -43,6 +43,15 @@ void shoal_get_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n,
 void shoal_amo_slow(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, void *dst, void *fetch,
                     const void *value, const void *cond, int pe, bool nbi)
 {
+    /* A context of SHMEM_TEAM_SHARED is an atomicity domain of its own, all
+     * on this host: CPU atomics, even while other AMOs go through a NIC. */
+    void *p = ctx && ctx->team == &shoal_team_shared ? shoal_ptr(dst, pe) : NULL;
+    if (p) {
+        shoal_shm_amo(op, size, p, fetch, value, cond);
+        if (op != SHOAL_AMO_FETCH)
+            shoal_notify(pe);
+        return;
+    }
     size_t off;
     int s = remote_seg("shmem_atomic", dst, &off, pe);
     shoal_remote->amo(ctx, op, size, s, off, fetch, value, cond, pe, nbi);
@@ -98,11 +107,11 @@ void shoal_put_signal(struct shoal_ctx *ctx, void *dst, const void *src, size_t 
         shoal_notify(pe);
         return;
     }
-    /* Network: the fence keeps the signal behind the data on this context. */
-    shoal_put(ctx, dst, src, n, pe, nbi);
-    shoal_fence(ctx);
-    shoal_amo(ctx, sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, sig_addr, NULL, &signal,
-              NULL, pe, nbi);
+    size_t off, sig_off;
+    int s = remote_seg("shmem_put_signal", dst, &off, pe);
+    int sig_s = remote_seg("shmem_put_signal", sig_addr, &sig_off, pe);
+    shoal_poll();
+    shoal_remote->put_signal(ctx, s, off, src, n, sig_s, sig_off, signal, sig_op, pe, nbi);
 }
 
 void shoal_fence(struct shoal_ctx *ctx)

@@ -23,6 +23,9 @@ struct shoal_remote_ops {
     void (*get)(struct shoal_ctx *ctx, void *dst, int seg, size_t off, size_t n, int pe, bool nbi);
     void (*amo)(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off,
                 void *fetch, const void *value, const void *cond, int pe, bool nbi);
+    /* Data then an 8-byte signal (SHOAL_SIG_SET/ADD), the signal applied after the data. */
+    void (*put_signal)(struct shoal_ctx *ctx, int seg, size_t off, const void *src, size_t n, int sig_seg,
+                       size_t sig_off, uint64_t signal, int sig_op, int pe, bool nbi);
     void (*fence)(struct shoal_ctx *ctx);
     void (*quiet)(struct shoal_ctx *ctx);
 };

@@ -10,6 +10,7 @@ static long counter64;   /* on PE 0: a global */
 static int counter32;    /* on the last PE */
 static long lock;
 static long guarded;     /* on PE 0, only changed under the lock */
+static long host_counter;   /* on each host's first PE: its host's PEs add through a SHARED-team context */
 
 int main(void)
 {
@@ -29,6 +30,20 @@ int main(void)
         if (i % 8 == 0)
             (void)shmem_long_atomic_fetch_add(heap_counter, 3, n / 2);
     }
+    /* Through a context of SHMEM_TEAM_SHARED (its own atomicity domain):
+     * the host's PEs add to the word of the host's first PE. */
+    shmem_ctx_t shared_ctx;
+    int host_first = shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0, SHMEM_TEAM_WORLD);
+    int host_n = shmem_team_n_pes(SHMEM_TEAM_SHARED);
+    CHECK(shmem_team_create_ctx(SHMEM_TEAM_SHARED, 0, &shared_ctx) == 0, "no context on SHMEM_TEAM_SHARED");
+    for (int i = 0; i < ITERS; i++) {
+        if (i % 2)
+            shmem_ctx_long_atomic_add(shared_ctx, &host_counter, 1, 0);
+        else
+            (void)shmem_ctx_long_atomic_fetch_inc(shared_ctx, &host_counter, 0);
+    }
+    shmem_ctx_quiet(shared_ctx);
+    shmem_ctx_destroy(shared_ctx);
     for (int i = 0; i < LOCKED_ITERS; i++) {
         shmem_set_lock(&lock);
         long v = shmem_long_g(&guarded, 0);
@@ -43,6 +58,8 @@ int main(void)
     }
     if (me == last)
         CHECK_EQ_LONG(counter32, 2L * n * ITERS);
+    if (me == host_first)
+        CHECK_EQ_LONG(host_counter, (long)host_n * ITERS);
     if (me == n / 2)
         CHECK_EQ_LONG(*heap_counter, 3L * n * ((ITERS + 7) / 8));
     /* Fetched values are distinct old values: their sum is bounded. */

@@ -29,6 +29,29 @@
 
 enum { SHOAL_OFI_ADDR_MAX = 160 };   /* endpoint names: sockaddr_in6 is 28, efa/cxi/opx fit too */
 enum { SHOAL_OFI_OPERANDS = 256 };   /* operand slots per endpoint (see ofi_amo.c) */
+enum { SHOAL_OFI_AM_RX = 64, SHOAL_OFI_AM_BUF = 128 };   /* receive buffers for messages (ofi_am.c) */
+enum { SHOAL_OFI_BOUNCES = 32, SHOAL_OFI_BOUNCE_SIZE = 8192 };   /* blocking puts' copies (ofi_rma.c) */
+enum { SHOAL_OFI_SIGNALS = 32 };   /* put_signals whose signal waits for their write (ofi_rma.c) */
+
+/* A put_signal whose data does not fit in one message: its signal is sent
+ * when the write's completion is read. */
+struct shoal_ofi_signal {
+    uint64_t sig_off, signal;
+    int pe, sig_seg, sig_op;
+    bool waiter;        /* a blocking caller waits for `sent`, then frees the record */
+    char *bounce;       /* the data's copy, or NULL: written from the caller's buffer */
+    uint32_t sent;
+};
+
+struct shoal_ofi_ep;
+/* Operands of an AMO that must outlive the call, and where its answer goes. */
+struct shoal_ofi_operand {
+    uint64_t value, cond;
+    void *fetch;                /* the caller's result buffer, NULL for a flush */
+    struct shoal_ofi_ep *ep;    /* counts the answer */
+    uint32_t size;
+    uint32_t answered;          /* set last: a blocking caller may then drop it */
+};
 
 /* One endpoint: the default context's, or one per shmem_ctx. */
 struct shoal_ofi_ep {
@@ -37,10 +60,24 @@ struct shoal_ofi_ep {
     struct fid_cntr *wcntr, *rcntr; /* completed writes / reads */
     uint64_t writes, reads;         /* operations issued (atomic: THREAD_MULTIPLE) */
     uint64_t werrs, rerrs;          /* counter errors already reported */
+    uint8_t draining;               /* a thread reads the CQ: messages are applied in arrival order */
+    char *bounce;                   /* SHOAL_OFI_BOUNCES buffers, made at first use */
+    uint32_t bounce_free;           /* bit i: buffer i is free */
+    struct shoal_ofi_signal signals[SHOAL_OFI_SIGNALS];
+    uint32_t signals_used;          /* bit i: signals[i] is taken */
+    uint64_t signals_unsent;        /* written data whose signal is not yet sent: quiet waits for them */
     /* AMO operands that must outlive the call (non-blocking fetching AMOs). */
     pthread_mutex_t operand_lock;
     unsigned operands_used;
-    uint64_t operand[SHOAL_OFI_OPERANDS][2];
+    struct shoal_ofi_operand operand[SHOAL_OFI_OPERANDS];
+    /* Messages (ofi_am.c): answers asked for and arrived (fetching AMOs,
+     * flushes), and the PEs sent messages since the last flush. */
+    uint64_t am_asked, am_answered;
+    pthread_mutex_t am_lock;
+    uint8_t *am_dirty;              /* per world PE */
+    int *am_pending;                /* the dirty PEs */
+    unsigned am_npending;
+    struct shoal_ofi_operand am_flush_answer;   /* the token of flushes */
     struct shoal_ofi_ep *next;      /* all endpoints, for finalize */
 };
 
@@ -67,6 +104,9 @@ struct shoal_ofi {
     size_t inject_size;
     size_t max_msg;
     bool ordered_writes;            /* provider orders writes and atomics to a target: fence is free */
+    bool am;                        /* AMOs and signals travel as messages the target's CPU applies */
+    uint64_t side_completions;      /* completions to read on context endpoints (progress reads them too) */
+    char (*am_rx)[SHOAL_OFI_AM_BUF];   /* the main endpoint's posted receive buffers */
     int wait_fd;                    /* main CQ's wait object, -1 when it has none */
     const char *prov;
 };
@@ -92,10 +132,30 @@ _Noreturn void shoal_ofi_unreachable(int pe, const char *why);
 extern bool shoal_ofi_connecting;
 
 /* ofi_rma.c, ofi_amo.c */
+bool shoal_ofi_bounce_owns(struct shoal_ofi_ep *e, const void *op_context);
+void shoal_ofi_bounce_release(struct shoal_ofi_ep *e, const void *buf);   /* its write completed */
+bool shoal_ofi_signal_owns(struct shoal_ofi_ep *e, const void *op_context);
+void shoal_ofi_signal_written(struct shoal_ofi_ep *e, void *op_context);   /* send the signal */
 extern const struct shoal_remote_ops shoal_ofi_ops;
 void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
                    const void *value, const void *cond, int pe, bool nbi);
 bool shoal_ofi_atomics_supported(char *missing, size_t len);
+
+/* ofi_am.c: messages that the target's progress applies with CPU atomics */
+bool shoal_ofi_am_wanted(void);         /* provider list + SHOAL_OFI_ATOMICS; needs FI_ORDER_SAS */
+int shoal_ofi_am_start(void);           /* posts the main endpoint's receives */
+void shoal_ofi_am_stop(void);
+int shoal_ofi_am_ep_init(struct shoal_ofi_ep *e);
+void shoal_ofi_am_ep_fini(struct shoal_ofi_ep *e);
+bool shoal_ofi_am_owns(const void *op_context);   /* a completion of one of our receives */
+void shoal_ofi_am_received(void *buf);  /* apply the message, post the buffer again */
+void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
+                      const void *value, const void *cond, int pe, bool nbi);
+bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int sig_seg,
+                             size_t sig_off, uint64_t signal, int sig_op, int pe);
+void shoal_ofi_am_flush(struct shoal_ofi_ep *e, const char *routine);
+struct shoal_ofi_operand *shoal_ofi_operand_slot(struct shoal_ofi_ep *e, const void *value, const void *cond,
+                                                 size_t size);
 
 /* ofi_progress.c */
 void shoal_ofi_drain(struct shoal_ofi_ep *e);   /* reads the CQ: drives a manual-progress provider */

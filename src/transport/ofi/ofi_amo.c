@@ -1,9 +1,11 @@
 /* Atomic memory operations through the network.
  *
- * When a job spans hosts *every* AMO comes here, also those to PEs on this
- * host and to this PE itself (shoal.amo_via_network): a word is then only
- * ever changed atomically by one agent, the target's network endpoint, so
- * CPU atomics and NIC atomics never race (DESIGN.md, "Atomicity").
+ * Providers whose atomics the target's software applies anyway send
+ * Shoal's own messages instead (ofi_am.c).  With native (NIC) atomics,
+ * *every* AMO of a job that spans hosts comes here, also those to PEs on
+ * this host and to this PE itself (shoal.amo_via_network): a word is then
+ * only ever changed atomically by one agent, the target's NIC, so CPU
+ * atomics and NIC atomics never race (DESIGN.md, "Many hosts").
  *
  * Non-fetching AMOs are injected (the operand is copied at once).  Fetching
  * ones write into the caller's fetch buffer; a blocking one waits for its
@@ -43,11 +45,12 @@ static const char *name_of(enum shoal_amo_op op)
     return names[op];
 }
 
-/* Where an AMO whose operands must outlive the call keeps them until
- * quiet.  Returns with the endpoint's operand lock held: the caller posts
- * the operation and counts it before unlocking, so a quiet that sees the
- * slot taken also waits for its operation. */
-static uint64_t *operand_slot(struct shoal_ofi_ep *e, const void *value, const void *cond, size_t size)
+/* Where an AMO whose operands or answer must outlive the call keeps them
+ * until quiet.  Returns with the endpoint's operand lock held: the caller
+ * posts the operation and counts it before unlocking, so a quiet that sees
+ * the slot taken also waits for its operation. */
+struct shoal_ofi_operand *shoal_ofi_operand_slot(struct shoal_ofi_ep *e, const void *value, const void *cond,
+                                                 size_t size)
 {
     pthread_mutex_lock(&e->operand_lock);
     while (e->operands_used == SHOAL_OFI_OPERANDS) {
@@ -55,12 +58,12 @@ static uint64_t *operand_slot(struct shoal_ofi_ep *e, const void *value, const v
         shoal_ofi_quiet_ep(e, "shmem_atomic_nbi");   /* frees every slot */
         pthread_mutex_lock(&e->operand_lock);
     }
-    uint64_t *slot = e->operand[e->operands_used++];
-    slot[0] = slot[1] = 0;
+    struct shoal_ofi_operand *slot = &e->operand[e->operands_used++];
+    *slot = (struct shoal_ofi_operand){.ep = e, .size = (uint32_t)size};
     if (value)
-        memcpy(&slot[0], value, size);
+        memcpy(&slot->value, value, size);
     if (cond)
-        memcpy(&slot[1], cond, size);
+        memcpy(&slot->cond, cond, size);
     return slot;
 }
 
@@ -94,6 +97,10 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
                    const void *value, const void *cond, int pe, bool nbi)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
+    if (shoal_ofi.am) {
+        shoal_ofi_am_amo(e, op, size, seg, off, fetch, value, cond, pe, nbi);
+        return;
+    }
     struct amo_target t = {shoal_ofi.addr[pe], shoal_ofi_raddr(pe, seg, off), shoal_ofi_key(pe, seg),
                            datatype_of(size), size, pe};
     static const uint64_t unused_operand;
@@ -104,9 +111,9 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
         value = &unused_operand;                /* ignored by FI_ATOMIC_READ, yet must point somewhere */
     bool slotted = (fetch && nbi) || (!fetch && size > shoal_ofi.inject_size);   /* operands outlive the call */
     if (slotted) {
-        uint64_t *slot = operand_slot(e, value, cond, size);
-        value = &slot[0];
-        cond = cond ? &slot[1] : NULL;
+        struct shoal_ofi_operand *slot = shoal_ofi_operand_slot(e, value, cond, size);
+        value = &slot->value;
+        cond = cond ? &slot->cond : NULL;
     }
     unsigned tries = 0;
     ssize_t rc;

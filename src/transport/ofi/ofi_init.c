@@ -29,7 +29,7 @@ static const char *requested_provider(void)
 static struct fi_info *make_hints(void)
 {
     struct fi_info *h = fi_allocinfo();
-    h->caps = FI_RMA | FI_ATOMIC;
+    h->caps = FI_RMA | FI_ATOMIC | FI_MSG;   /* messages: software AMOs and signals (ofi_am.c) */
     h->mode = 0;   /* we pass no fi_context with operations */
     h->ep_attr->type = FI_EP_RDM;
     /* What we can live with: keys the provider picks, virtual addresses,
@@ -115,7 +115,6 @@ static void open_domain(void)
         init_failed("opening the endpoint", rc, "check the provider with fi_info");
     if (fi_control(&shoal_ofi.main_ep.cq->fid, FI_GETWAIT, &shoal_ofi.wait_fd) != 0)
         shoal_ofi.wait_fd = -1;
-    shoal_ofi.inject_size = info->tx_attr->inject_size;
     shoal_ofi.max_msg = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : ((size_t)1 << 30);
     if (shoal_ofi.max_msg > ((size_t)1 << 30))
         shoal_ofi.max_msg = (size_t)1 << 30;
@@ -191,7 +190,11 @@ int shoal_ofi_init(void)
     setenv("HFI_NO_BACKTRACE", "1", 0);
     shoal_ofi.info = choose_provider();
     shoal_ofi.prov = shoal_ofi.info->fabric_attr->prov_name;
+    shoal_ofi.inject_size = shoal_ofi.info->tx_attr->inject_size;
+    shoal_ofi.am = shoal_ofi_am_wanted();
     open_domain();
+    if (shoal_ofi.am && shoal_ofi_am_start() != 0)
+        init_failed("posting receive buffers", -FI_ENOMEM, "check the provider with fi_info");
     check_atomics();
     register_segments(&mine);
     exchange_cards(&mine);
@@ -201,7 +204,7 @@ int shoal_ofi_init(void)
     shoal_ofi_progress_settle();
     shoal_ctx_default.net = &shoal_ofi.main_ep;
     shoal_remote = &shoal_ofi_ops;
-    shoal.amo_via_network = true;
+    shoal.amo_via_network = !shoal_ofi.am;   /* software AMOs: this CPU is its words' one atomicity agent */
     return 0;
 }
 
@@ -226,6 +229,7 @@ void shoal_ofi_fini(void)
         if (e != &shoal_ofi.main_ep)
             free(e);             /* a context the program did not destroy */
     }
+    shoal_ofi_am_stop();
     fi_close(&shoal_ofi.av->fid);
     fi_close(&shoal_ofi.domain->fid);
     fi_close(&shoal_ofi.fabric->fid);

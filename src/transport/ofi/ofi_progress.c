@@ -42,23 +42,44 @@ static _Noreturn void report_cq_error(struct shoal_ofi_ep *e, const char *routin
     if (fi_cq_readerr(e->cq, &err, 0) < 0)
         shoal_ofi_failed(routine, -1, "error completion that could not be read", FI_EOTHER);
     fi_cq_strerror(e->cq, err.prov_errno, err.err_data, detail, sizeof detail);
+    uintptr_t ctx = (uintptr_t)err.op_context;   /* a target PE + 1, or a buffer that names none */
+    int pe = ctx >= 1 && ctx <= (uintptr_t)shoal.n_pes ? (int)ctx - 1 : -1;
     if (shoal_ofi_connecting)
-        shoal_ofi_unreachable((int)(uintptr_t)err.op_context - 1, detail[0] ? detail : fi_strerror(err.err));
-    shoal_ofi_failed(routine, (int)(uintptr_t)err.op_context - 1, detail[0] ? detail : "error completion",
-                     err.err);
+        shoal_ofi_unreachable(pe, detail[0] ? detail : fi_strerror(err.err));
+    shoal_ofi_failed(routine, pe, detail[0] ? detail : "error completion", err.err);
 }
 
-/* Read the CQ: it holds errors and the completions of the init-time
- * contact reads (selective completion), and reading it is what drives a
- * manual-progress provider. */
+/* Read the CQ: it holds errors, the messages of other PEs (ofi_am.c) and
+ * the completions of the init-time contact reads (selective completion),
+ * and reading it is what drives a manual-progress provider.  One thread at
+ * a time: two threads applying batches of messages at once would reorder
+ * them, and a thread finding the CQ taken has nothing to add. */
 void shoal_ofi_drain(struct shoal_ofi_ep *e)
 {
     struct fi_cq_entry entries[8];
+    if (__atomic_load_n(&e->draining, __ATOMIC_RELAXED) || __atomic_exchange_n(&e->draining, 1, __ATOMIC_ACQUIRE))
+        return;
     ssize_t n = fi_cq_read(e->cq, entries, 8);
     if (n == -FI_EAVAIL)
         report_cq_error(e, "shmem (network progress)");
-    for (ssize_t i = 0; i < n; i++)
-        shoal_ofi_contact_done(entries[i].op_context);
+    for (ssize_t i = 0; i < n; i++) {
+        void *c = entries[i].op_context;
+        if (shoal_ofi_am_owns(c)) {
+            shoal_ofi_am_received(c);
+            continue;
+        }
+        if (!shoal_ofi_bounce_owns(e, c) && !shoal_ofi_signal_owns(e, c)) {
+            shoal_ofi_contact_done(c);
+            continue;
+        }
+        if (shoal_ofi_bounce_owns(e, c))
+            shoal_ofi_bounce_release(e, c);
+        else
+            shoal_ofi_signal_written(e, c);
+        if (e != &shoal_ofi.main_ep)
+            __atomic_fetch_sub(&shoal_ofi.side_completions, 1, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&e->draining, 0, __ATOMIC_RELEASE);
 }
 
 static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *seen, const char *routine)
@@ -108,6 +129,10 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
     unsigned used = e->operands_used;
     pthread_mutex_unlock(&e->operand_lock);
     shoal_ofi_wait_writes(e, routine);
+    unsigned tries = 0;
+    while (__atomic_load_n(&e->signals_unsent, __ATOMIC_ACQUIRE))   /* their completions are queued: read them */
+        shoal_ofi_retry_pause(e, &tries, routine);
+    shoal_ofi_am_flush(e, routine);   /* messages, those signals among them, are applied */
     shoal_ofi_wait_reads(e, routine);
     /* The operations of the slots taken before the wait are done (see
      * operand_slot); slots taken meanwhile by other threads stay. */
@@ -117,13 +142,17 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
     pthread_mutex_unlock(&e->operand_lock);
 }
 
-/* The provider's queue is full (or, for rxm, a connection is being set up):
- * make progress and try again. */
+/* The provider's queue is full (or, for rxm, a connection is being set up),
+ * or an answer is awaited: make progress and try again.  Answers arrive at
+ * the main endpoint, drained directly: inside a progress hook shoal_poll
+ * does nothing. */
 void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine)
 {
     check_errors(e, e->wcntr, &e->werrs, routine);
     check_errors(e, e->rcntr, &e->rerrs, routine);
     shoal_ofi_drain(e);
+    if (e != &shoal_ofi.main_ep)
+        shoal_ofi_drain(&shoal_ofi.main_ep);
     shoal_poll();
     pause_briefly(tries);
 }
@@ -132,11 +161,26 @@ void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *
 
 static uint64_t hook_calls;   /* progress_hook runs: a thread of the PE itself is polling */
 
+/* Context endpoints are read by their own waits; a signal or bounce buffer
+ * waiting there for its write's completion is read by every progress call,
+ * so a PE waiting for something else still sends it. */
+static void drain_side_endpoints(void)
+{
+    if (!__atomic_load_n(&shoal_ofi.side_completions, __ATOMIC_ACQUIRE) ||
+        pthread_mutex_trylock(&shoal_ofi.eps_lock) != 0)
+        return;
+    for (struct shoal_ofi_ep *e = shoal_ofi.eps; e; e = e->next)
+        if (e != &shoal_ofi.main_ep)
+            shoal_ofi_drain(e);
+    pthread_mutex_unlock(&shoal_ofi.eps_lock);
+}
+
 static void progress_hook(void *arg)
 {
     (void)arg;
     __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
     shoal_ofi_drain(&shoal_ofi.main_ep);
+    drain_side_endpoints();
 }
 
 static bool pe_asleep(void)
@@ -176,25 +220,38 @@ static bool await_traffic(struct pollfd *fds, struct fid **cq, const struct time
  * polls by itself (it waits inside Shoal) the thread stands back: two
  * threads taking turns at one endpoint only slow it down, most of all when
  * PEs outnumber cores (measured: a 6-PE collectives test on 2 cores took
- * 57 s with a thread that always drained, 34 s with none). */
+ * 57 s with a thread that always drained, 34 s with none).  Standing back
+ * it does not watch the traffic (every arrival would wake it for nothing);
+ * it only looks every STAND_BACK_US whether the PE still polls, so a PE
+ * that goes back to computing with traffic in flight waits at most that
+ * long.  (It used to stand back a whole polling interval, 1 ms: that was
+ * the multi-millisecond tail of small operations across hosts.) */
+enum { STAND_BACK_US = 100 };
+
 static void *progress_main(void *arg)
 {
     (void)arg;
     struct timespec interval = {0, shoal_cfg.ofi_progress_interval_us * 1000L};
+    struct timespec stand_back = {0, STAND_BACK_US * 1000L};
     struct pollfd fds[2] = {{stop_fd, POLLIN, 0}, {shoal_ofi.wait_fd, POLLIN, 0}};
     struct fid *cq = &shoal_ofi.main_ep.cq->fid;
     unsigned busy = 0;
+    uint64_t seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
     for (;;) {
-        uint64_t seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
-        if (!await_traffic(fds, &cq, &interval, &busy))
-            break;
-        if (__atomic_load_n(&hook_calls, __ATOMIC_RELAXED) != seen && !pe_asleep()) {
-            if (stop_requested(&fds[0], &interval))
+        uint64_t now = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
+        bool pe_polls = now != seen;
+        seen = now;
+        if (pe_polls && !pe_asleep()) {
+            if (stop_requested(&fds[0], &stand_back))
                 break;
             continue;
         }
+        if (!await_traffic(fds, &cq, &interval, &busy))
+            break;
         shoal_ofi_drain(&shoal_ofi.main_ep);
+        drain_side_endpoints();
         wake_own_waiters();
+        seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
     }
     return NULL;
 }
@@ -208,7 +265,8 @@ static bool want_thread(void)
         return false;
     if (strcasecmp(mode, "auto") != 0)
         shoal_fatal("shmem_init", "SHOAL_OFI_PROGRESS_THREAD=\"%s\": use auto, on or off", mode);
-    return shoal_ofi.info->domain_attr->data_progress != FI_PROGRESS_AUTO;
+    /* Messages are applied only by reading the CQ, whatever the provider. */
+    return shoal_ofi.am || shoal_ofi.info->domain_attr->data_progress != FI_PROGRESS_AUTO;
 }
 
 static void stop_thread(void)

@@ -1,10 +1,15 @@
 /* Puts and gets to PEs on other hosts.
  *
- * Small puts are injected (the provider copies the source at once); larger
- * ones are written from the caller's buffer, so a blocking put waits for
- * its writes to complete before returning (the buffer is the caller's
- * again).  Gets land directly in the destination; a blocking get waits for
- * its reads. */
+ * Small puts are injected (the provider copies the source at once).  A
+ * blocking put up to SHOAL_OFI_BOUNCE_SIZE is copied into a buffer of the
+ * endpoint and written from there, so it returns at once (the spec asks
+ * only that the source be reusable) instead of after a delivery round
+ * trip; the buffer comes back when the write's completion is read.  Other
+ * puts are written from the caller's buffer, and a blocking one waits for
+ * its writes.  Gets land directly in the destination; a blocking get waits
+ * for its reads. */
+#include <stdlib.h>
+
 #include "ofi.h"
 
 static size_t chunk_len(size_t n)
@@ -17,16 +22,21 @@ static size_t chunk_len(size_t n)
  * (Measured with tcp;ofi_rxm: fi_inject_write counts the write at once, and
  * a read through another endpoint right after quiet saw the old value 3
  * times in 3000; with the flag, never.) */
+/* on_done: the context of a completion to read (a bounce buffer to give
+ * back, a signal to send), or NULL for none. */
 static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int pe, uint64_t raddr,
-                       uint64_t key)
+                       uint64_t key, void *on_done)
 {
     struct iovec iov = {(void *)src, len};
     struct fi_rma_iov rma = {raddr, len, key};
     struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = shoal_ofi.addr[pe], .rma_iov = &rma,
-                             .rma_iov_count = 1, .context = shoal_ofi_ctx_of(pe)};
-    uint64_t flags = FI_DELIVERY_COMPLETE | (len <= shoal_ofi.inject_size ? FI_INJECT : 0);
+                             .rma_iov_count = 1, .context = on_done ? on_done : shoal_ofi_ctx_of(pe)};
+    uint64_t flags = FI_DELIVERY_COMPLETE | (len <= shoal_ofi.inject_size ? FI_INJECT : 0) |
+                     (on_done ? FI_COMPLETION : 0);
     unsigned tries = 0;
     ssize_t rc;
+    if (on_done && e != &shoal_ofi.main_ep)
+        __atomic_fetch_add(&shoal_ofi.side_completions, 1, __ATOMIC_RELEASE);
     while ((rc = fi_writemsg(e->ep, &msg, flags)) == -FI_EAGAIN)
         shoal_ofi_retry_pause(e, &tries, "shmem_put");
     if (rc != 0)
@@ -45,15 +55,59 @@ static void post_read(struct shoal_ofi_ep *e, char *dst, size_t len, int pe, uin
     __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
 }
 
+bool shoal_ofi_bounce_owns(struct shoal_ofi_ep *e, const void *op_context)
+{
+    const char *p = op_context;
+    return e->bounce && p >= e->bounce && p < e->bounce + SHOAL_OFI_BOUNCES * SHOAL_OFI_BOUNCE_SIZE;
+}
+
+void shoal_ofi_bounce_release(struct shoal_ofi_ep *e, const void *buf)
+{
+    unsigned i = (unsigned)(((const char *)buf - e->bounce) / SHOAL_OFI_BOUNCE_SIZE);
+    __atomic_fetch_or(&e->bounce_free, 1u << i, __ATOMIC_RELEASE);
+}
+
+/* A free buffer of e, or NULL when there are none at hand. */
+static char *bounce_take(struct shoal_ofi_ep *e)
+{
+    if (!__atomic_load_n(&e->bounce, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&e->operand_lock);
+        if (!e->bounce && (e->bounce = malloc((size_t)SHOAL_OFI_BOUNCES * SHOAL_OFI_BOUNCE_SIZE)))
+            __atomic_store_n(&e->bounce_free, (uint32_t)((1ull << SHOAL_OFI_BOUNCES) - 1), __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&e->operand_lock);
+        if (!e->bounce)
+            return NULL;
+    }
+    uint32_t free_bits = __atomic_load_n(&e->bounce_free, __ATOMIC_ACQUIRE);
+    for (unsigned tries = 0; tries < 4; tries++) {
+        if (!free_bits) {
+            shoal_ofi_drain(e);   /* completions give buffers back */
+            free_bits = __atomic_load_n(&e->bounce_free, __ATOMIC_ACQUIRE);
+            continue;
+        }
+        unsigned i = (unsigned)__builtin_ctz(free_bits);
+        if (__atomic_compare_exchange_n(&e->bounce_free, &free_bits, free_bits & ~(1u << i), false,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return e->bounce + (size_t)i * SHOAL_OFI_BOUNCE_SIZE;
+    }
+    return NULL;
+}
+
 static void ofi_put(struct shoal_ctx *ctx, int seg, size_t off, const void *src, size_t n, int pe, bool nbi)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     uint64_t key = shoal_ofi_key(pe, seg);
     const char *s = src;
+    char *bounce = NULL;
+    if (!nbi && n > shoal_ofi.inject_size && n <= SHOAL_OFI_BOUNCE_SIZE && (bounce = bounce_take(e))) {
+        memcpy(bounce, src, n);
+        post_write(e, bounce, n, pe, shoal_ofi_raddr(pe, seg, off), key, bounce);
+        return;
+    }
     bool from_caller = false;   /* some bytes are still read from src after we return */
     for (size_t done = 0; done < n;) {
         size_t len = chunk_len(n - done);
-        post_write(e, s + done, len, pe, shoal_ofi_raddr(pe, seg, off + done), key);
+        post_write(e, s + done, len, pe, shoal_ofi_raddr(pe, seg, off + done), key, NULL);
         from_caller |= len > shoal_ofi.inject_size;
         done += len;
     }
@@ -77,11 +131,13 @@ static void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, size_t off, size_
 
 /* Fence: later puts and AMOs to a PE may not overtake earlier ones.  When
  * the provider does not promise that ordering (FI_ORDER_WAW; tcp;ofi_rxm
- * does not once atomics are asked for), complete what is outstanding. */
+ * does not once atomics are asked for), or messages are outstanding (a
+ * message is applied when the target reads it, after writes that follow
+ * it may have landed), complete what is outstanding. */
 static void ofi_fence(struct shoal_ctx *ctx)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
-    if (!shoal_ofi.ordered_writes)
+    if (!shoal_ofi.ordered_writes || shoal_ofi.am)
         shoal_ofi_quiet_ep(e, "shmem_fence");   /* non-blocking fetching AMOs count too */
 }
 
@@ -90,10 +146,89 @@ static void ofi_quiet(struct shoal_ctx *ctx)
     shoal_ofi_quiet_ep(shoal_ofi_ep_of(ctx), "shmem_quiet");
 }
 
+bool shoal_ofi_signal_owns(struct shoal_ofi_ep *e, const void *op_context)
+{
+    const struct shoal_ofi_signal *p = op_context;
+    return p >= e->signals && p < e->signals + SHOAL_OFI_SIGNALS;
+}
+
+static void signal_free(struct shoal_ofi_ep *e, struct shoal_ofi_signal *s)
+{
+    __atomic_fetch_and(&e->signals_used, ~(1u << (s - e->signals)), __ATOMIC_RELEASE);
+}
+
+static struct shoal_ofi_signal *signal_take(struct shoal_ofi_ep *e)
+{
+    unsigned tries = 0;
+    for (;;) {
+        uint32_t used = __atomic_load_n(&e->signals_used, __ATOMIC_ACQUIRE);
+        if (used == UINT32_MAX) {
+            shoal_ofi_retry_pause(e, &tries, "shmem_put_signal");   /* completions free records */
+            continue;
+        }
+        unsigned i = (unsigned)__builtin_ctz(~used);
+        if (__atomic_compare_exchange_n(&e->signals_used, &used, used | 1u << i, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            return &e->signals[i];
+    }
+}
+
+void shoal_ofi_signal_written(struct shoal_ofi_ep *e, void *op_context)
+{
+    struct shoal_ofi_signal *s = op_context;
+    enum shoal_amo_op op = s->sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET;
+    if (s->bounce)
+        shoal_ofi_bounce_release(e, s->bounce);
+    shoal_ofi_am_amo(e, op, 8, s->sig_seg, s->sig_off, NULL, &s->signal, NULL, s->pe, false);
+    bool waiter = s->waiter;
+    __atomic_fetch_sub(&e->signals_unsent, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->sent, 1, __ATOMIC_RELEASE);
+    if (!waiter)
+        signal_free(e, s);
+}
+
+/* One message when the data fits in one (ofi_am.c).  Else the write goes
+ * first and its completion sends the signal: rxm orders no send behind a
+ * write, nor supports FI_FENCE, and waiting here for every write of the
+ * endpoint would order against other PEs too.  A blocking call returns
+ * when the source is reusable: at once with a bounce copy. */
+static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const void *src, size_t n, int sig_seg,
+                           size_t sig_off, uint64_t signal, int sig_op, int pe, bool nbi)
+{
+    struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
+    if (shoal_ofi.am && shoal_ofi_am_put_signal(e, seg, off, src, n, sig_seg, sig_off, signal, sig_op, pe))
+        return;
+    if (!shoal_ofi.am || n > shoal_ofi.max_msg) {
+        ofi_put(ctx, seg, off, src, n, pe, nbi);
+        ofi_fence(ctx);
+        shoal_ofi_amo(ctx, sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, sig_seg, sig_off, NULL,
+                      &signal, NULL, pe, nbi);
+        return;
+    }
+    struct shoal_ofi_signal *s = signal_take(e);
+    *s = (struct shoal_ofi_signal){.sig_off = sig_off, .signal = signal, .pe = pe, .sig_seg = sig_seg,
+                                   .sig_op = sig_op};
+    const void *from = src;
+    if (!nbi && n <= SHOAL_OFI_BOUNCE_SIZE && (s->bounce = bounce_take(e))) {
+        memcpy(s->bounce, src, n);
+        from = s->bounce;
+    }
+    s->waiter = !nbi && !s->bounce;
+    __atomic_fetch_add(&e->signals_unsent, 1, __ATOMIC_RELEASE);
+    post_write(e, from, n, pe, shoal_ofi_raddr(pe, seg, off), shoal_ofi_key(pe, seg), s);
+    if (!s->waiter)
+        return;
+    unsigned tries = 0;
+    while (!__atomic_load_n(&s->sent, __ATOMIC_ACQUIRE))
+        shoal_ofi_retry_pause(e, &tries, "shmem_put_signal");
+    signal_free(e, s);
+}
+
 const struct shoal_remote_ops shoal_ofi_ops = {
     .put = ofi_put,
     .get = ofi_get,
     .amo = shoal_ofi_amo,
+    .put_signal = ofi_put_signal,
     .fence = ofi_fence,
     .quiet = ofi_quiet,
 };

@@ -1,0 +1,301 @@
+/* AMOs and signals as messages that the target's own progress applies.
+ *
+ * On providers whose atomics are emulated in software anyway (tcp;ofi_rxm,
+ * verbs;ofi_rxm, efa: the provider's progress on the target applies them),
+ * Shoal sends its own small message instead and the target applies it with
+ * the same CPU atomics its on-host neighbours use.  That makes the target's
+ * CPU the one atomicity agent for its words, so on-host AMOs stay CPU
+ * atomics in a multi-host job, and a put-with-signal is one message (data
+ * and signal applied in that order by one handler) instead of put, fence
+ * (a round trip) and AMO.
+ *
+ * Ordering rests on FI_ORDER_SAS only: messages from one endpoint to one
+ * target are received, and so applied, in order.  A message is applied
+ * when the target reads its CQ, which may be after a later RMA read or
+ * write from the same initiator has been served, so quiet and fence send a
+ * flush to every PE messaged since the last one and wait for its answer
+ * (DESIGN.md, "Many hosts").  Fetching AMOs are answered with the old
+ * value; the answer's token is the asker's operand record. */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ofi.h"
+
+enum am_kind { AM_AMO, AM_FETCH, AM_PUT_SIGNAL, AM_FLUSH, AM_ANSWER };
+enum { AM_HEADER = 32 };
+
+struct am_msg {
+    uint8_t kind, op, size, seg;   /* put_signal: size = data bytes, seg = data seg | signal seg << 4 */
+    int32_t from;
+    uint64_t off;
+    uint64_t token;                /* fetch, flush, answer: the asker's record; put_signal: signal offset */
+    uint64_t value;                /* operand, signal, or the old value in an answer */
+    unsigned char tail[SHOAL_OFI_AM_BUF - AM_HEADER];   /* compare_swap's condition; put_signal's data */
+};
+_Static_assert(sizeof(struct am_msg) == SHOAL_OFI_AM_BUF, "a message fills one receive buffer");
+
+/* Providers whose atomics are done by the NIC: everything else applies
+ * network atomics in software on the target (fi_query_atomic cannot tell). */
+static bool native_atomics(const char *prov)
+{
+    static const char *const native[] = {"cxi"};
+    for (size_t i = 0; i < sizeof native / sizeof native[0]; i++)
+        if (strstr(prov, native[i]))
+            return true;
+    return false;
+}
+
+bool shoal_ofi_am_wanted(void)
+{
+    const struct fi_info *i = shoal_ofi.info;
+    const char *mode = shoal_cfg.ofi_atomics;
+    bool can = (i->caps & FI_MSG) && (i->tx_attr->msg_order & FI_ORDER_SAS) && i->tx_attr->inject_size >= 40;
+    if (!strcasecmp(mode, "native"))
+        return false;
+    if (!strcasecmp(mode, "software")) {
+        if (!can)
+            shoal_fatal("shmem_init", "SHOAL_OFI_ATOMICS=software needs ordered messages (FI_ORDER_SAS) of at "
+                                      "least 40 bytes, which libfabric provider %s does not offer; use auto",
+                        shoal_ofi.prov);
+        return true;
+    }
+    if (strcasecmp(mode, "auto") != 0)
+        shoal_fatal("shmem_init", "SHOAL_OFI_ATOMICS=\"%s\": use auto, native or software", mode);
+    return can && !native_atomics(shoal_ofi.prov);
+}
+
+/* ---- receiving ---- */
+
+static bool is_rx_buffer(const void *p)
+{
+    const char *b = (const char *)shoal_ofi.am_rx;
+    return b && (const char *)p >= b && (const char *)p < b + SHOAL_OFI_AM_RX * SHOAL_OFI_AM_BUF;
+}
+
+static void post_rx(void *buf)
+{
+    struct iovec iov = {buf, SHOAL_OFI_AM_BUF};
+    struct fi_msg msg = {.msg_iov = &iov, .iov_count = 1, .addr = FI_ADDR_UNSPEC, .context = buf};
+    ssize_t rc;
+    while ((rc = fi_recvmsg(shoal_ofi.main_ep.ep, &msg, FI_COMPLETION)) == -FI_EAGAIN)
+        fi_cntr_read(shoal_ofi.main_ep.wcntr);   /* drives progress without reading the CQ again */
+    if (rc != 0)
+        shoal_ofi_failed("shmem (network progress)", -1, "posting a receive buffer", (int)rc);
+}
+
+int shoal_ofi_am_start(void)
+{
+    shoal_ofi.am_rx = calloc(SHOAL_OFI_AM_RX, SHOAL_OFI_AM_BUF);
+    if (!shoal_ofi.am_rx)
+        return -FI_ENOMEM;
+    for (int i = 0; i < SHOAL_OFI_AM_RX; i++)
+        post_rx(shoal_ofi.am_rx[i]);
+    return 0;
+}
+
+void shoal_ofi_am_stop(void)   /* after the main endpoint is closed */
+{
+    free(shoal_ofi.am_rx);
+    shoal_ofi.am_rx = NULL;
+}
+
+/* From inside a CQ read: retrying must not read the CQ again (that would
+ * nest handlers), so a full send queue is drained through the counter. */
+static void answer(int pe, uint64_t token, uint64_t value)
+{
+    struct am_msg m = {.kind = AM_ANSWER, .from = shoal.my_pe, .token = token, .value = value};
+    ssize_t rc;
+    while ((rc = fi_inject(shoal_ofi.main_ep.ep, &m, AM_HEADER, shoal_ofi.addr[pe])) == -FI_EAGAIN) {
+        fi_cntr_read(shoal_ofi.main_ep.wcntr);
+        sched_yield();
+    }
+    if (rc != 0)
+        shoal_ofi_failed("shmem (network progress)", pe, "fi_inject (answer)", (int)rc);
+}
+
+static void *local(int seg, uint64_t off)
+{
+    return (char *)shoal.seg_base[seg] + off;
+}
+
+static void take_answer(const struct am_msg *m)
+{
+    struct shoal_ofi_operand *r = (struct shoal_ofi_operand *)(uintptr_t)m->token;
+    struct shoal_ofi_ep *e = r->ep;
+    if (r->fetch)
+        memcpy(r->fetch, &m->value, r->size);
+    __atomic_fetch_add(&e->am_answered, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->answered, 1, __ATOMIC_RELEASE);   /* last: a blocking asker may now drop r */
+}
+
+bool shoal_ofi_am_owns(const void *op_context)
+{
+    return is_rx_buffer(op_context);
+}
+
+void shoal_ofi_am_received(void *buf)
+{
+    const struct am_msg *m = buf;
+    uint64_t old = 0;
+    switch (m->kind) {
+    case AM_AMO:
+    case AM_FETCH:
+        shoal_shm_amo(m->op, m->size, local(m->seg, m->off), &old, &m->value, m->tail);
+        if (m->kind == AM_FETCH)
+            answer(m->from, m->token, old);
+        break;
+    case AM_PUT_SIGNAL:
+        memcpy(local(m->seg & 15, m->off), m->tail, m->size);
+        shoal_shm_amo(m->op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, local(m->seg >> 4, m->token),
+                      NULL, &m->value, NULL);   /* release: the data is visible first */
+        break;
+    case AM_FLUSH:
+        answer(m->from, m->token, 0);   /* everything this sender sent before is applied */
+        break;
+    case AM_ANSWER:
+        take_answer(m);
+        break;
+    }
+    if (m->kind != AM_ANSWER && m->kind != AM_FLUSH)
+        shoal_notify(shoal.my_pe);
+    post_rx(buf);
+}
+
+/* ---- sending ---- */
+
+int shoal_ofi_am_ep_init(struct shoal_ofi_ep *e)
+{
+    pthread_mutex_init(&e->am_lock, NULL);
+    if (!shoal_ofi.am)
+        return 0;
+    e->am_dirty = calloc((size_t)shoal.n_pes, 1);
+    e->am_pending = calloc((size_t)shoal.n_pes, sizeof *e->am_pending);
+    return e->am_dirty && e->am_pending ? 0 : -FI_ENOMEM;
+}
+
+void shoal_ofi_am_ep_fini(struct shoal_ofi_ep *e)
+{
+    free(e->am_dirty);
+    free(e->am_pending);
+    pthread_mutex_destroy(&e->am_lock);
+}
+
+/* Before the message is sent: a quiet that follows it then flushes pe. */
+static void mark_dirty(struct shoal_ofi_ep *e, int pe)
+{
+    if (__atomic_load_n(&e->am_dirty[pe], __ATOMIC_RELAXED))
+        return;
+    pthread_mutex_lock(&e->am_lock);
+    if (!e->am_dirty[pe]) {
+        e->am_dirty[pe] = 1;
+        e->am_pending[e->am_npending++] = pe;
+    }
+    pthread_mutex_unlock(&e->am_lock);
+}
+
+static void send_msg(struct shoal_ofi_ep *e, int pe, const struct am_msg *m, size_t len, const char *routine)
+{
+    unsigned tries = 0;
+    ssize_t rc;
+    while ((rc = fi_inject(e->ep, m, len, shoal_ofi.addr[pe])) == -FI_EAGAIN)
+        shoal_ofi_retry_pause(e, &tries, routine);
+    if (rc != 0)
+        shoal_ofi_failed(routine, pe, "fi_inject (message)", (int)rc);
+}
+
+static void await_answer(struct shoal_ofi_ep *e, const uint32_t *answered, const char *routine)
+{
+    unsigned tries = 0;
+    while (!__atomic_load_n(answered, __ATOMIC_ACQUIRE))
+        shoal_ofi_retry_pause(e, &tries, routine);
+}
+
+void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
+                      const void *value, const void *cond, int pe, bool nbi)
+{
+    struct am_msg m = {.kind = fetch ? AM_FETCH : AM_AMO, .op = (uint8_t)op, .size = (uint8_t)size,
+                       .seg = (uint8_t)seg, .from = shoal.my_pe, .off = off};
+    size_t len = AM_HEADER;
+    if (value && op != SHOAL_AMO_FETCH)
+        memcpy(&m.value, value, size);
+    if (op == SHOAL_AMO_CSWAP) {
+        memcpy(m.tail, cond, size);
+        len += size;
+    }
+    if (!fetch) {   /* applied some time after; quiet flushes */
+        mark_dirty(e, pe);
+        send_msg(e, pe, &m, len, "shmem_atomic");
+        return;
+    }
+    struct shoal_ofi_operand mine = {.fetch = fetch, .ep = e, .size = (uint32_t)size};
+    struct shoal_ofi_operand *r = nbi ? shoal_ofi_operand_slot(e, NULL, NULL, size) : &mine;
+    if (nbi) {
+        r->fetch = fetch;
+        r->ep = e;
+    }
+    m.token = (uintptr_t)r;
+    __atomic_fetch_add(&e->am_asked, 1, __ATOMIC_RELEASE);
+    send_msg(e, pe, &m, len, "shmem_atomic");
+    if (nbi)
+        pthread_mutex_unlock(&e->operand_lock);
+    else
+        await_answer(e, &r->answered, "shmem_atomic");
+}
+
+static size_t inline_max(void)
+{
+    size_t room = shoal_ofi.inject_size < SHOAL_OFI_AM_BUF ? shoal_ofi.inject_size : SHOAL_OFI_AM_BUF;
+    return room - AM_HEADER;
+}
+
+/* One message when the data fits in it; false otherwise. */
+bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int sig_seg,
+                             size_t sig_off, uint64_t signal, int sig_op, int pe)
+{
+    if (n > inline_max())
+        return false;
+    struct am_msg m = {.kind = AM_PUT_SIGNAL, .op = (uint8_t)sig_op, .size = (uint8_t)n,
+                       .seg = (uint8_t)(seg | sig_seg << 4), .from = shoal.my_pe, .off = off, .token = sig_off,
+                       .value = signal};
+    memcpy(m.tail, src, n);
+    mark_dirty(e, pe);
+    send_msg(e, pe, &m, AM_HEADER + n, "shmem_put_signal");
+    return true;
+}
+
+/* Every message sent before is applied when this returns; fetching AMOs
+ * still outstanding are answered too. */
+void shoal_ofi_am_flush(struct shoal_ofi_ep *e, const char *routine)
+{
+    if (!e->am_dirty)
+        return;
+    struct shoal_ofi_operand *r = &e->am_flush_answer;
+    r->ep = e;
+    /* Take the list, then send unlocked: sending may run progress hooks,
+     * which may message this endpoint themselves. */
+    int few[64], *list = few;
+    pthread_mutex_lock(&e->am_lock);
+    unsigned n = e->am_npending;
+    if (n > 64 && !(list = malloc(n * sizeof *list)))
+        shoal_fatal(routine, "out of memory for %u flushes", n);
+    for (unsigned i = 0; i < n; i++) {
+        list[i] = e->am_pending[i];
+        e->am_dirty[list[i]] = 0;
+    }
+    e->am_npending = 0;
+    pthread_mutex_unlock(&e->am_lock);
+    for (unsigned i = 0; i < n; i++) {
+        struct am_msg m = {.kind = AM_FLUSH, .from = shoal.my_pe, .token = (uintptr_t)r};
+        __atomic_fetch_add(&e->am_asked, 1, __ATOMIC_RELEASE);
+        send_msg(e, list[i], &m, AM_HEADER, routine);
+    }
+    if (list != few)
+        free(list);
+    uint64_t asked = __atomic_load_n(&e->am_asked, __ATOMIC_ACQUIRE);
+    unsigned tries = 0;
+    while (__atomic_load_n(&e->am_answered, __ATOMIC_ACQUIRE) < asked)
+        shoal_ofi_retry_pause(e, &tries, routine);
+}

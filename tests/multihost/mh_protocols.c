@@ -1,0 +1,166 @@
+/* The ordering promises of the network path, whichever protocol carries an
+ * operation (one message, an RMA write, a provider atomic):
+ *   put_signal   the data is there when the signal is seen, for data that
+ *                fits in one message, just does not, is copied, or is
+ *                written from the caller's buffer; blocking and nbi, on the
+ *                default context and on a context of its own (whose
+ *                endpoint nobody waits on); signal adds from many PEs land
+ *   fence        put then fence then flag: the put is there when the flag
+ *                is; AMO then fence then put: the AMO is applied when the
+ *                put is seen (a message may not be overtaken by a write)
+ *   quiet        AMOs and put_signals then quiet: a get sees them all
+ * PE 0 and the first PE on another host talk both ways; for quiet every
+ * PE uses its right neighbour; checks are against values computed here. */
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+
+enum { ROUNDS = 60, BIG = 16384 };
+static const size_t sizes[] = {8, 24, 32, 33, 64, 200, 4096, 8192, 8193, BIG};
+enum { NSIZES = sizeof sizes / sizeof sizes[0] };
+
+static uint64_t sig, sig_add;
+static long counter, flag;
+static char data[BIG];
+
+static char pattern(int from, long round, size_t i)
+{
+    return (char)(from * 31 + round * 7 + (long)i);
+}
+
+/* Round r: from puts a pattern of every size with put_signal (signal r,
+ * SET) to to, which checks the data each time the signal moves. */
+static void put_signal_order(shmem_ctx_t ctx, int me, int from, int to)
+{
+    static char src[BIG];
+    for (long r = 1; r <= ROUNDS; r++) {
+        size_t n = sizes[r % NSIZES];
+        if (me == from) {
+            for (size_t i = 0; i < n; i++)
+                src[i] = pattern(from, r, i);
+            if (r % 3 == 0)   /* no quiet: the answer below proves the data arrived */
+                shmem_ctx_putmem_signal_nbi(ctx, data, src, n, &sig, (uint64_t)r, SHMEM_SIGNAL_SET, to);
+            else
+                shmem_ctx_putmem_signal(ctx, data, src, n, &sig, (uint64_t)r, SHMEM_SIGNAL_SET, to);
+        }
+        if (me == to) {
+            shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, (uint64_t)r);
+            for (size_t i = 0; i < n; i++)
+                CHECK(data[i] == pattern(from, r, i), "round %ld, %zu bytes: byte %zu is %d, want %d", r, n, i,
+                      data[i], pattern(from, r, i));
+            /* Tell from the buffer is free again: put_signal back. */
+            shmem_putmem_signal(data, src, 0, &sig_add, 1, SHMEM_SIGNAL_ADD, from);
+        }
+        if (me == from)
+            shmem_signal_wait_until(&sig_add, SHMEM_CMP_GE, (uint64_t)r);
+    }
+}
+
+static void fence_order(int me, int from, int to)
+{
+    for (long r = 1; r <= ROUNDS; r++) {
+        size_t n = sizes[r % NSIZES];
+        if (me == from) {
+            char src[BIG];
+            memset(src, (int)r, n);
+            shmem_putmem(data, src, n, to);
+            shmem_fence();
+            shmem_long_atomic_set(&flag, r, to);   /* put, fence, AMO */
+        }
+        if (me == to) {
+            shmem_long_wait_until(&flag, SHMEM_CMP_EQ, r);
+            for (size_t i = 0; i < n; i++)
+                CHECK(data[i] == (char)r, "round %ld, %zu bytes: byte %zu not there with the flag", r, n, i);
+        }
+        shmem_barrier_all();
+        if (me == from) {
+            shmem_long_atomic_add(&counter, 2, to);
+            shmem_fence();
+            shmem_long_p(&flag, -r, to);   /* AMO, fence, put */
+        }
+        if (me == to) {
+            shmem_long_wait_until(&flag, SHMEM_CMP_EQ, -r);
+            CHECK_EQ_LONG(counter, 2 * r);
+        }
+        shmem_barrier_all();
+    }
+}
+
+static void quiet_complete(int me, int n)
+{
+    int right = (me + 1) % n;
+    long before = shmem_long_atomic_fetch(&counter, right);
+    shmem_barrier_all();
+    for (int i = 0; i < 50; i++)
+        shmem_long_atomic_add(&counter, 1, right);
+    long v = me + 1000;
+    shmem_long_put_signal(&flag, &v, 1, &sig, 77, SHMEM_SIGNAL_SET, right);
+    shmem_quiet();
+    CHECK_EQ_LONG(shmem_long_g(&counter, right), before + 50);
+    CHECK_EQ_LONG(shmem_long_g(&flag, right), me + 1000);
+    uint64_t remote_sig;
+    shmem_getmem(&remote_sig, &sig, sizeof remote_sig, right);
+    CHECK_EQ_LONG(remote_sig, 77);
+    shmem_barrier_all();
+}
+
+/* Everyone adds to PE 0's signal with put_signal: every add lands once. */
+static void signal_adds(int me, int n)
+{
+    shmem_barrier_all();
+    sig_add = 0;
+    shmem_barrier_all();
+    long v = me;
+    for (int i = 0; i < 20; i++)
+        shmem_long_put_signal(&counter, &v, 1, &sig_add, (uint64_t)me + 1, SHMEM_SIGNAL_ADD, 0);
+    if (me == 0)
+        shmem_signal_wait_until(&sig_add, SHMEM_CMP_EQ, 20ULL * (uint64_t)n * (n + 1) / 2);
+    shmem_barrier_all();
+}
+
+static long other;   /* on PE 0: the first PE on another host (n / 2 when none) */
+
+int main(void)
+{
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    if (me == 0) {
+        other = n / 2;
+        for (int pe = n - 1; pe > 0; pe--)
+            if (!shmem_ptr(&sig, pe))
+                other = pe;
+    }
+    shmem_barrier_all();
+    int far = (int)shmem_long_g(&other, 0);
+    for (int pass = 0; pass < 2; pass++) {
+        int from = pass == 0 ? 0 : far, to = pass == 0 ? far : 0;
+        if (n == 1)
+            break;
+        sig = sig_add = 0;
+        counter = flag = 0;
+        shmem_barrier_all();
+        put_signal_order(SHMEM_CTX_DEFAULT, me, from, to);
+        shmem_barrier_all();
+        sig = sig_add = 0;
+        shmem_barrier_all();
+        shmem_ctx_t ctx;
+        CHECK(shmem_ctx_create(0, &ctx) == 0, "shmem_ctx_create failed");
+        put_signal_order(ctx, me, from, to);
+        shmem_ctx_quiet(ctx);
+        shmem_ctx_destroy(ctx);
+        shmem_barrier_all();
+        counter = flag = 0;
+        shmem_barrier_all();
+        fence_order(me, from, to);
+    }
+    shmem_barrier_all();
+    counter = 0;
+    shmem_barrier_all();
+    quiet_complete(me, n);
+    signal_adds(me, n);
+    if (me == 0)
+        printf("mh_protocols: %d PEs: put_signal, fence and quiet ordering kept\n", n);
+    shmem_finalize();
+    return 0;
+}
