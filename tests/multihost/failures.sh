@@ -2,10 +2,17 @@
 # Failures must be clear (issue 7): run a broken multi-host job and check
 # that it ends quickly, non-zero, with a message that names the PE or the fix.
 #   failures.sh RUN_MH PROGRAM dies|unreachable|noprovider [RUN_MH OPTIONS...]
+#   failures.sh RUN_MH PROGRAM dies-in COLL PE [RUN_MH OPTIONS...]
+#       PE dies in the middle of an active-set COLL (reduce, bcast, fcollect,
+#       barrier) across 2 hosts x 3 (block): PE 3 leads the second host, PE 4 does not
 # The options go to every run (e.g. --launcher hydra -x SHOAL_BOOTSTRAP=pmi2).
 set -u
 run_mh=$1 prog=$2 what=$3
 shift 3
+if [ "$what" = dies-in ]; then
+    coll=$1 victim=$2
+    shift 2
+fi
 extra=("$@")
 dir=$(dirname "$prog")
 out=$(mktemp)
@@ -19,6 +26,10 @@ dies)
     # hydra names the dead process by pid and host only, and kills the
     # others before they could say more (DESIGN.md, "PE deaths under hydra").
     [[ " ${extra[*]} " == *" hydra "* ]] && want='PID [0-9]+ RUNNING AT 10\.77\.' ;;
+dies-in)
+    "$run_mh" --ppn 3,3 --timeout 60 "${extra[@]}" -- "$dir/mh_die" "$coll" "$victim" >"$out" 2>&1
+    rc=$?
+    want="(process rank $victim .*(exited|killed)|PE $victim .*(died|failed|unreachable))" ;;
 unreachable)
     # Host 2's PEs publish an address on a link nobody else can route to.
     "$run_mh" --ppn 1,1,1 --timeout 60 --unreachable-host 3 -x SHOAL_OFI_CONNECT_TIMEOUT=10 "${extra[@]}" -- "$prog" >"$out" 2>&1
