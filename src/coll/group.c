@@ -91,13 +91,26 @@ struct coll_call coll_team_phase(struct shoal_team *t, int bank, const int *pes,
     };
 }
 
+/* Signals consumed in the current active-set call, per flag word: the
+ * words are taken back once, at the end (coll_active_done), not after each
+ * wait.  By then every signal sent to me in the call has been applied (each
+ * is awaited in the call), and no signal of a later call on this pSync can
+ * come before I return (the caller's promise for active sets; for
+ * reductions alternating two pSyncs, a member's input to the next call
+ * proves it left this one), so a plain local subtraction races with no
+ * network AMO, and each wait saves a round trip through the network to
+ * myself.  Barriers, whose pSync may be reused back to back, take back
+ * after each wait (seen NULL). */
+static __thread uint64_t active_seen[COLL_NFLAGS];
+
 struct coll_call coll_active_call(const struct shoal_active_set *as, void *buf, size_t buf_bytes)
 {
     int stride = 1 << as->logstride;
     uint64_t *words = (uint64_t *)as->psync;
+    memset(active_seen, 0, sizeof active_seen);
     struct coll_call c = {
         .n = as->size, .me = (shoal.my_pe - as->start) / stride, .start = as->start, .stride = stride,
-        .flag = words, .seen = NULL, .buf = buf, .buf_bytes = buf_bytes,
+        .flag = words, .seen = active_seen, .buf = buf, .buf_bytes = buf_bytes,
         .shm = reachable(NULL, as->size, as->start, stride) && !coll_no_loadstore, .dest_ready = true,
     };
     if (!buf) {
@@ -111,15 +124,19 @@ struct coll_call coll_active_barrier_call(const struct shoal_active_set *as)
 {
     struct coll_call c = coll_active_call(as, NULL, 0);
     c.flag = (uint64_t *)as->psync + ACTIVE_BARRIER_WORD;
+    c.seen = NULL;
     c.buf = NULL;
     c.buf_bytes = 0;
     return c;
 }
 
-/* Every signal was consumed (so the flags are back to 0); scratch kept in
- * the pSync itself is cleared too. */
+/* Every signal was consumed: the flags go back to 0 (see active_seen);
+ * scratch kept in the pSync itself is cleared too. */
 void coll_active_done(const struct coll_call *c, const struct shoal_active_set *as)
 {
+    for (int i = 0; i < COLL_NFLAGS; i++)
+        if (c->seen[i])
+            __atomic_fetch_sub(&c->flag[i], c->seen[i], __ATOMIC_RELAXED);
     uint64_t *scratch = (uint64_t *)as->psync + ACTIVE_FLAG_WORDS;
     if ((uint64_t *)c->buf == scratch)
         memset(scratch, 0, ACTIVE_SCRATCH_WORDS * sizeof(uint64_t));
