@@ -15,8 +15,10 @@
 #                     and flat (SHOAL_COLL_HIER=off: one algorithm over all
 #                     PEs, every step a network operation)
 # Every line gets "layout" (PEs per host), "hosts" and "env" fields.
+# Shoal against Open MPI's OpenSHMEM on the same hosts: --only peer runs
+# peer.sh (its own options follow: --report FILE.md, --rounds, --shapes).
 #
-#   bench/multihost/run.sh [--build DIR] [--out FILE] [--full] [--hosts "2 3 4"] [--only reduce|coll]
+#   bench/multihost/run.sh [--build DIR] [--out FILE] [--full] [--hosts "2 3 4"] [--only reduce|coll|peer]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -32,8 +34,9 @@ while [ $# -gt 0 ]; do
     --full) mode=--full; shift ;;
     --quick) mode=--quick; shift ;;
     --hosts) hosts_list=$2; shift 2 ;;
-    --only) only=$2; shift 2 ;;
-    *) echo "usage: run.sh [--build DIR] [--out FILE] [--full] [--hosts \"2 3 4\"] [--only reduce|coll]" >&2; exit 2 ;;
+    --only) only=$2; shift 2
+        [ "$only" = peer ] && exec "$here/peer.sh" --build "$build" "$@" ;;
+    *) echo "usage: run.sh [--build DIR] [--out FILE] [--full] [--hosts \"2 3 4\"] [--only reduce|coll|peer]" >&2; exit 2 ;;
     esac
 done
 oshcc=$build/bin/oshcc

@@ -255,12 +255,23 @@ int shoal_coll_alltoalls(struct shoal_team *t, void *dest, const void *src, ptrd
 
 enum { ACTIVE_PHASE = 32 };   /* flags of a first phase, away from the data phase's */
 
+/* Host, leaders, host (active_hier.c) when the set spans hosts, as for teams. */
+static bool active_hier(enum coll_kind k, const struct coll_call *c, const struct shoal_active_set *as, size_t bytes)
+{
+    struct coll_shape s = shape_of(c, bytes);
+    s.multi_host = coll_active_spans_hosts(as);
+    return s.multi_host && coll_choose(k, &s) == A_HIER;
+}
+
 void shoal_coll_barrier_as(const struct shoal_active_set *as)
 {
     struct coll_call c = coll_active_barrier_call(as);
     if (c.n > 1) {
-        struct coll_shape s = {.n = c.n, .shm = false};
-        if (coll_choose(K_BARRIER, &s) == A_TREE)
+        struct coll_shape s = {.n = c.n, .shm = false, .multi_host = coll_active_spans_hosts(as)};
+        enum coll_alg a = coll_choose(K_BARRIER, &s);
+        if (a == A_HIER)
+            barrier_as_hier(&c, as);
+        else if (a == A_TREE)
             barrier_tree_call(&c);
         else
             cc_barrier(&c, 0);
@@ -271,8 +282,12 @@ void shoal_coll_broadcast_as(const struct shoal_active_set *as, void *dest, cons
                              int root)
 {
     struct coll_call c = coll_active_call(as, NULL, 0);
-    if (nbytes && c.n > 1)
-        coll_bcast_run(&c, dest, src, nbytes, root, false);
+    if (nbytes && c.n > 1) {
+        if (active_hier(K_BCAST, &c, as, nbytes))
+            bcast_as_hier(&c, as, dest, src, nbytes, root);
+        else
+            coll_bcast_run(&c, dest, src, nbytes, root, false);
+    }
     coll_active_done(&c, as);
 }
 
@@ -280,7 +295,9 @@ void shoal_coll_fcollect_as(const struct shoal_active_set *as, void *dest, const
 {
     struct coll_call c = coll_active_call(as, NULL, 0);
     struct coll_blocks b = {.dest = dest, .mine = src, .len0 = nbytes};
-    if (nbytes)
+    if (nbytes && active_hier(K_FCOLLECT, &c, as, nbytes))
+        fcollect_as_hier(&c, as, dest, src, nbytes);
+    else if (nbytes)
         coll_collect_run(&c, K_FCOLLECT, &b, nbytes);
     coll_active_done(&c, as);
 }
@@ -322,7 +339,9 @@ void shoal_coll_reduce_as(const struct shoal_active_set *as, enum shoal_op op, e
         wrk = ACTIVE_MIN_WRK;
     struct coll_call c = coll_active_call(as, pwrk, wrk * elem);
     struct coll_reduce r = {op, dt, elem, dest, src, nreduce};
-    if (nreduce)
+    if (nreduce && active_hier(K_REDUCE, &c, as, nreduce * elem))
+        reduce_as_hier(&c, as, &r);
+    else if (nreduce)
         coll_reduce_run(&c, &r);
     coll_active_done(&c, as);
 }

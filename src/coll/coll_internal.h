@@ -196,6 +196,8 @@ struct coll_hosts {
     bool contiguous;                      /* each host's members are consecutive in the team */
 };
 const struct coll_hosts *coll_team_hosts(struct shoal_team *t);
+/* The same for an active set (kept for the set's next calls). */
+const struct coll_hosts *coll_active_hosts(const struct shoal_active_set *as);
 /* Every member has entered a barrier on t: every member has left t's calls so far. */
 void coll_team_synced(struct shoal_team *t);
 
@@ -303,7 +305,22 @@ struct coll_shape {
 enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s);
 void coll_collect_run(const struct coll_call *c, enum coll_kind k, const struct coll_blocks *b, size_t avg);
 const char *coll_alg_name(enum coll_alg a);
+unsigned coll_generation(void);   /* bumped by every shmem_init: cached groupings are stale after it */
 extern int coll_fake_hosts;    /* SHOAL_COLL_FAKE_HOSTS */
 extern bool coll_no_loadstore; /* SHOAL_COLL_NO_LOADSTORE */
+
+/* The leaders' step of collect_hier: every leader holds its host's blocks
+ * in b->dest (P members in all); afterwards every block. */
+void collect_hier_exchange(const struct coll_call *L, const struct coll_hosts *h, const struct coll_blocks *b, int P,
+                           enum coll_kind k);
+/* The same host, leaders, host shape for active sets (active_hier.c), on
+ * the call c of coll_active_call / coll_active_barrier_call. */
+bool coll_active_spans_hosts(const struct shoal_active_set *as);
+void reduce_as_hier(const struct coll_call *c, const struct shoal_active_set *as, const struct coll_reduce *r);
+void bcast_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
+                   size_t n, int root);
+void fcollect_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
+                      size_t n);
+void barrier_as_hier(const struct coll_call *c, const struct shoal_active_set *as);
 
 #endif

@@ -43,8 +43,7 @@ static void exchange_interleaved(const struct coll_call *L, const struct coll_ho
     cc_await(L, F_DATA, L->n - 1);
 }
 
-/* Every leader holds its host's blocks in b->dest; afterwards every block. */
-static void exchange_leaders(const struct coll_call *L, const struct coll_hosts *h, const struct coll_blocks *b,
+void collect_hier_exchange(const struct coll_call *L, const struct coll_hosts *h, const struct coll_blocks *b,
                              int P, enum coll_kind k)
 {
     if (!h->contiguous) {
@@ -95,7 +94,7 @@ static void sizes_to_offsets(struct shoal_team *t, const struct coll_hosts *h, c
     struct coll_call L = coll_team_phase(t, BANK_SIZES, h->leader_pes, h->n_hosts, h->my_leader_idx);
     L.dest_ready = true;   /* the slot's scratch is free on entry */
     struct coll_blocks b = {.dest = all, .mine = NULL, .len0 = sizeof(uint64_t)};
-    exchange_leaders(&L, h, &b, P, K_COLLECT);
+    collect_hier_exchange(&L, h, &b, P, K_COLLECT);
     size_t at = 0;
     for (int i = 0; i < P; i++) {
         off[i] = at;
@@ -129,7 +128,7 @@ bool collect_hier(struct shoal_team *t, void *dest, const void *src, size_t nbyt
     gather_host(h, &b, src);
     struct coll_call L = coll_team_phase(t, BANK_LEADERS, h->leader_pes, h->n_hosts, h->my_leader_idx);
     L.dest_ready = !fixed;   /* every leader's size reached me: every leader has entered */
-    exchange_leaders(&L, h, &b, P, fixed ? K_FCOLLECT : K_COLLECT);
+    collect_hier_exchange(&L, h, &b, P, fixed ? K_FCOLLECT : K_COLLECT);
     size_t total = blk_span(&b, 0, P);
     for (int k = 1; k < h->n_host; k++)
         host_put_signal(&host, k, dest, dest, total, L_DATA);

@@ -36,6 +36,8 @@ __attribute__((constructor)) static void register_ext(void)
     coll_team_ext = shoal_team_ext_register(&coll_ext);
 }
 
+static void free_hosts(struct coll_hosts *h);
+
 static struct coll_team_state *state_of(struct shoal_team *t)
 {
     void **state = &t->ext_state[coll_team_ext];
@@ -56,10 +58,10 @@ void coll_team_synced(struct shoal_team *t)
 static void team_fini(struct shoal_team *t)
 {
     struct coll_team_state *st = t->ext_state[coll_team_ext];
-    free(st->hosts.host_pes);
-    free(st->hosts.host_members);
-    free(st->hosts.leader_pes);
-    free(st->hosts.member_host);
+    if (!st)
+        return;
+    if (st->hosts_ready)
+        free_hosts(&st->hosts);
     free(st);
     t->ext_state[coll_team_ext] = NULL;
 }
@@ -141,13 +143,26 @@ struct coll_call coll_team_phase(struct shoal_team *t, int bank, const int *pes,
     };
 }
 
+/* Signals consumed in the current active-set call, per flag word: the
+ * words are taken back once, at the end (coll_active_done), not after each
+ * wait.  By then every signal sent to me in the call has been applied (each
+ * is awaited in the call), and no signal of a later call on this pSync can
+ * come before I return (the caller's promise for active sets; for
+ * reductions alternating two pSyncs, a member's input to the next call
+ * proves it left this one), so a plain local subtraction races with no
+ * network AMO, and each wait saves a round trip through the network to
+ * myself.  Barriers, whose pSync may be reused back to back, take back
+ * after each wait (seen NULL). */
+static __thread uint64_t active_seen[COLL_NFLAGS];
+
 struct coll_call coll_active_call(const struct shoal_active_set *as, void *buf, size_t buf_bytes)
 {
     int stride = 1 << as->logstride;
     uint64_t *words = (uint64_t *)as->psync;
+    memset(active_seen, 0, sizeof active_seen);
     struct coll_call c = {
         .n = as->size, .me = (shoal.my_pe - as->start) / stride, .start = as->start, .stride = stride,
-        .flag = words, .seen = NULL, .buf = buf, .buf_bytes = buf_bytes,
+        .flag = words, .seen = active_seen, .buf = buf, .buf_bytes = buf_bytes,
         .shm = reachable(NULL, as->size, as->start, stride) && !coll_no_loadstore, .dest_ready = true,
     };
     if (!buf) {
@@ -161,15 +176,19 @@ struct coll_call coll_active_barrier_call(const struct shoal_active_set *as)
 {
     struct coll_call c = coll_active_call(as, NULL, 0);
     c.flag = (uint64_t *)as->psync + ACTIVE_BARRIER_WORD;
+    c.seen = NULL;
     c.buf = NULL;
     c.buf_bytes = 0;
     return c;
 }
 
-/* Every signal was consumed (so the flags are back to 0); scratch kept in
- * the pSync itself is cleared too. */
+/* Every signal was consumed: the flags go back to 0 (see active_seen);
+ * scratch kept in the pSync itself is cleared too. */
 void coll_active_done(const struct coll_call *c, const struct shoal_active_set *as)
 {
+    for (int i = 0; i < COLL_NFLAGS; i++)
+        if (c->seen[i])
+            __atomic_fetch_sub(&c->flag[i], c->seen[i], __ATOMIC_RELAXED);
     uint64_t *scratch = (uint64_t *)as->psync + ACTIVE_FLAG_WORDS;
     if ((uint64_t *)c->buf == scratch)
         memset(scratch, 0, ACTIVE_SCRATCH_WORDS * sizeof(uint64_t));
@@ -234,57 +253,109 @@ void *cc_tmp(size_t bytes, int which)
 
 /* ---- hosts ---- */
 
-static int host_of(const struct shoal_team *t, int i)
+/* Member i of a group of n whose world PE is pe: real host, or pseudo-host
+ * by index (SHOAL_COLL_FAKE_HOSTS). */
+static int host_of(int i, int n, int pe)
 {
     if (coll_fake_hosts > 0) {
-        int k = coll_fake_hosts < t->n_pes ? coll_fake_hosts : t->n_pes;
-        return (int)((long)i * k / t->n_pes);
+        int k = coll_fake_hosts < n ? coll_fake_hosts : n;
+        return (int)((long)i * k / n);
     }
-    return shoal.peers[shoal_team_pe(t, i)].host;
+    return shoal.peers[pe].host;
 }
 
-static void build_hosts(const struct shoal_team *t, struct coll_hosts *h)
+/* Group the members (world PEs pes[0..n), I am member me) by host. */
+static void build_hosts(const int *pes, int n, int me, struct coll_hosts *h)
 {
-    int n = t->n_pes, mine = host_of(t, t->my_pe);
+    int mine = host_of(me, n, pes[me]);
     int *first_of = malloc(n * sizeof(int));   /* host id of each leader, in order of appearance */
     h->host_pes = malloc(n * sizeof(int));
     h->host_members = malloc(n * sizeof(int));
     h->leader_pes = malloc(n * sizeof(int));
     h->member_host = malloc(n * sizeof(int));
     if (!first_of || !h->host_pes || !h->host_members || !h->leader_pes || !h->member_host)
-        shoal_fatal("shmem collective", "out of memory grouping a team of %d PEs by host", n);
+        shoal_fatal("shmem collective", "out of memory grouping %d PEs by host", n);
     h->n_hosts = h->n_host = 0;
     h->my_leader_idx = -1;
     h->contiguous = true;
     for (int i = 0; i < n; i++) {
-        int host = host_of(t, i), k = 0;
+        int host = host_of(i, n, pes[i]), k = 0;
         while (k < h->n_hosts && first_of[k] != host)
             k++;
         if (k == h->n_hosts) {
             first_of[k] = host;
-            h->leader_pes[h->n_hosts++] = shoal_team_pe(t, i);
-            if (i == t->my_pe)
+            h->leader_pes[h->n_hosts++] = pes[i];
+            if (i == me)
                 h->my_leader_idx = k;
         }
         h->member_host[i] = k;
         if (i > 0 && k < h->member_host[i - 1])   /* hosts are numbered by first appearance */
             h->contiguous = false;
         if (host == mine) {
-            if (i == t->my_pe)
+            if (i == me)
                 h->my_host_idx = h->n_host;
             h->host_members[h->n_host] = i;
-            h->host_pes[h->n_host++] = shoal_team_pe(t, i);
+            h->host_pes[h->n_host++] = pes[i];
         }
     }
     free(first_of);
+}
+
+static int *group_pes(int n)
+{
+    int *pes = malloc((size_t)n * sizeof(int));
+    if (!pes)
+        shoal_fatal("shmem collective", "out of memory listing a group of %d PEs", n);
+    return pes;
+}
+
+static void free_hosts(struct coll_hosts *h)
+{
+    free(h->host_pes);
+    free(h->host_members);
+    free(h->leader_pes);
+    free(h->member_host);
 }
 
 const struct coll_hosts *coll_team_hosts(struct shoal_team *t)
 {
     struct coll_team_state *st = state_of(t);
     if (!st->hosts_ready) {
-        build_hosts(t, &st->hosts);
+        int *pes = group_pes(t->n_pes);
+        for (int i = 0; i < t->n_pes; i++)
+            pes[i] = shoal_team_pe(t, i);
+        build_hosts(pes, t->n_pes, t->my_pe, &st->hosts);
+        free(pes);
         st->hosts_ready = true;
     }
     return &st->hosts;
+}
+
+/* Active sets have no state of their own: the last few groupings are kept
+ * here (per thread), keyed by the set and the init generation. */
+enum { AS_CACHE = 4 };
+const struct coll_hosts *coll_active_hosts(const struct shoal_active_set *as)
+{
+    static __thread struct {
+        int start, logstride, size;
+        unsigned generation;
+        struct coll_hosts h;
+    } cache[AS_CACHE];
+    static __thread unsigned next;
+    unsigned gen = coll_generation();
+    for (int i = 0; i < AS_CACHE; i++)
+        if (cache[i].generation == gen && cache[i].size == as->size && cache[i].start == as->start &&
+            cache[i].logstride == as->logstride)
+            return &cache[i].h;
+    unsigned k = next++ % AS_CACHE;
+    if (cache[k].generation)
+        free_hosts(&cache[k].h);
+    int *pes = group_pes(as->size), stride = 1 << as->logstride;
+    for (int i = 0; i < as->size; i++)
+        pes[i] = as->start + i * stride;
+    build_hosts(pes, as->size, (shoal.my_pe - as->start) / stride, &cache[k].h);
+    free(pes);
+    cache[k].start = as->start, cache[k].logstride = as->logstride, cache[k].size = as->size;
+    cache[k].generation = gen;
+    return &cache[k].h;
 }

@@ -113,6 +113,13 @@ void shoal_coll_init(void)
     initialized = true;
 }
 
+unsigned coll_generation(void)
+{
+    if (SHOAL_UNLIKELY(!initialized))
+        shoal_coll_init();
+    return generation;
+}
+
 void shoal_coll_fini(void)
 {
     initialized = false;   /* a later shmem_init reads the environment again (and forgets choices) */

@@ -2,10 +2,23 @@
 # Failures must be clear (issue 7): run a broken multi-host job and check
 # that it ends quickly, non-zero, with a message that names the PE or the fix.
 #   failures.sh RUN_MH PROGRAM dies|unreachable|noprovider [RUN_MH OPTIONS...]
+#   failures.sh RUN_MH PROGRAM memlock|nofile|nofile-raised [RUN_MH OPTIONS...]
+#       the operating system's limits (ofi_limits.c): a locked-memory limit
+#       below the heap stops init when registration pins (forced here: tcp
+#       does not pin); a nofile limit too small for a socket per PE is
+#       reported but the job runs; a soft limit below the hard one is raised
+#       silently
+#   failures.sh RUN_MH PROGRAM dies-in COLL PE [RUN_MH OPTIONS...]
+#       PE dies in the middle of an active-set COLL (reduce, bcast, fcollect,
+#       barrier) across 2 hosts x 3 (block): PE 3 leads the second host, PE 4 does not
 # The options go to every run (e.g. --launcher hydra -x SHOAL_BOOTSTRAP=pmi2).
 set -u
 run_mh=$1 prog=$2 what=$3
 shift 3
+if [ "$what" = dies-in ]; then
+    coll=$1 victim=$2
+    shift 2
+fi
 extra=("$@")
 dir=$(dirname "$prog")
 out=$(mktemp)
@@ -19,6 +32,24 @@ dies)
     # hydra names the dead process by pid and host only, and kills the
     # others before they could say more (DESIGN.md, "PE deaths under hydra").
     [[ " ${extra[*]} " == *" hydra "* ]] && want='PID [0-9]+ RUNNING AT 10\.77\.' ;;
+dies-in)
+    "$run_mh" --ppn 3,3 --timeout 60 "${extra[@]}" -- "$dir/mh_die" "$coll" "$victim" >"$out" 2>&1
+    rc=$?
+    want="(process rank $victim .*(exited|killed)|PE $victim .*(died|failed|unreachable))" ;;
+memlock)
+    (ulimit -l 64 && "$run_mh" --ppn 1,1 --timeout 60 -x SHOAL_OFI_MR_PINS=on "${extra[@]}" -- "$prog") >"$out" 2>&1
+    rc=$?
+    want='PE [01]: shmem_init: libfabric .* pins registered memory, .* exceed the locked-memory limit \(RLIMIT_MEMLOCK, ulimit -l: 64 KiB' ;;
+nofile)
+    (ulimit -n 60 && "$run_mh" --ppn 2,2 --timeout 60 "${extra[@]}" -- "$prog") >"$out" 2>&1
+    rc=$?
+    [ $rc = 0 ] && rc=succeeded
+    want='Shoal warning: PE [02]: shmem_init: .* needs about 68 open files per PE .* is 60' ;;
+nofile-raised)
+    (ulimit -Sn 60 && "$run_mh" --ppn 2,2 --timeout 60 "${extra[@]}" -- "$prog") >"$out" 2>&1
+    rc=$?
+    [ $rc = 0 ] && ! grep -q 'open files' "$out" && rc=succeeded
+    want='mh_rma: 4 PEs OK' ;;
 unreachable)
     # Host 2's PEs publish an address on a link nobody else can route to.
     "$run_mh" --ppn 1,1,1 --timeout 60 --unreachable-host 3 -x SHOAL_OFI_CONNECT_TIMEOUT=10 "${extra[@]}" -- "$prog" >"$out" 2>&1
@@ -33,6 +64,11 @@ esac
 took=$(($(date +%s) - start))
 cat "$out"
 [ $rc = 77 ] && exit 77
+if [ $rc = succeeded ]; then   # the cases whose job must run to the end
+    grep -Eq "$want" "$out" || { echo "failures.sh: $what: no message matching /$want/" >&2; exit 1; }
+    echo "failures.sh: $what: ran, with the expected message"
+    exit 0
+fi
 if [ $rc = 0 ]; then
     echo "failures.sh: $what: the job succeeded but should have failed" >&2
     exit 1

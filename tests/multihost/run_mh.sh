@@ -2,7 +2,7 @@
 # Run a Shoal program across several "hosts" made of network namespaces on
 # this machine (see netns.sh), through a real launcher, then tear it all down.
 #
-#   run_mh.sh [--ppn 2,2] [--map block|rr] [--launcher ompi|hydra|oshrun]
+#   run_mh.sh [--ppn 2,2] [--map block|rr] [--launcher ompi|hydra|oshrun|ompi-oshmem]
 #             [--timeout SEC] [-x VAR=VALUE]... [--unreachable-host I] -- program [args...]
 #
 # --ppn gives the PEs of each host (2,2 = two hosts with two PEs each; uneven
@@ -41,6 +41,7 @@ case "$launcher" in
 ompi) command -v mpirun.openmpi >/dev/null || { echo "run_mh.sh: Open MPI's mpirun.openmpi is not installed (apt-get install openmpi-bin); skipped" >&2; exit 77; } ;;
 hydra) command -v mpiexec.hydra >/dev/null || { echo "run_mh.sh: MPICH's mpiexec.hydra is not installed (apt-get install mpich); skipped" >&2; exit 77; } ;;
 oshrun) command -v mpirun.openmpi >/dev/null || { echo "run_mh.sh: oshrun hands over to Open MPI's mpirun here, which is not installed; skipped" >&2; exit 77; } ;;
+ompi-oshmem) command -v mpirun.openmpi >/dev/null || { echo "run_mh.sh: Open MPI is not installed; skipped" >&2; exit 77; } ;;
 *) echo "run_mh.sh: unknown launcher $launcher" >&2; exit 2 ;;
 esac
 
@@ -88,6 +89,21 @@ ompi)
     cmd=(mpirun.openmpi --host "$hosts" -np "$np" --map-by "$mapping" --oversubscribe
          --mca plm_rsh_agent "$agent" --mca plm_rsh_no_tree_spawn 1 --mca oob_tcp_if_include eth0
          --bind-to none --mca btl self --mca pml ^ucx ${MH_MPIRUN_EXTRA:-} "$@")
+    ;;
+ompi-oshmem)
+    # Open MPI's own OpenSHMEM (the benchmark's peer, bench/multihost): its
+    # spml ucx limited to tcp on the namespace link (with sm, UCX would use
+    # shared memory across the namespaces), its MPI layer (collectives) on
+    # ob1 over tcp; it must yield when PEs outnumber the cores.
+    export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0
+    mapping=slot
+    [ "$map" = rr ] && mapping=node
+    yield=()
+    [ "$np" -gt "$(nproc)" ] && yield=(--mca mpi_yield_when_idle 1)
+    cmd=(mpirun.openmpi --host "$hosts" -np "$np" --map-by "$mapping" --oversubscribe
+         --mca plm_rsh_agent "$agent" --mca plm_rsh_no_tree_spawn 1 --mca oob_tcp_if_include eth0
+         --bind-to none --mca spml ucx --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include eth0
+         "${yield[@]}" "$@")
     ;;
 hydra)
     order=()

@@ -183,4 +183,9 @@ SHOAL_INLINE void *shoal_ofi_ctx_of(int pe)
     return (void *)(uintptr_t)(pe + 1);
 }
 
+/* Operating-system limits (ofi_limits.c): locked memory before registering
+ * bytes, open files for a socket per peer. */
+void shoal_ofi_check_memlock(size_t bytes);
+void shoal_ofi_raise_nofile(void);
+
 #endif

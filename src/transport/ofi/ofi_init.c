@@ -133,6 +133,10 @@ static void check_atomics(void)
 static void register_segments(struct shoal_ofi_card *card)
 {
     uint64_t mode = shoal_ofi.info->domain_attr->mr_mode;
+    size_t total = 0;
+    for (int s = 0; s < SHOAL_NSEGS; s++)
+        total += shoal.seg_size[s];
+    shoal_ofi_check_memlock(total);
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         int rc = fi_mr_reg(shoal_ofi.domain, shoal.seg_base[s], shoal.seg_size[s], FI_REMOTE_READ | FI_REMOTE_WRITE,
                            0, (uint64_t)s + 1, 0, &shoal_ofi.mr[s], NULL);
@@ -192,6 +196,7 @@ int shoal_ofi_init(void)
     shoal_ofi.prov = shoal_ofi.info->fabric_attr->prov_name;
     shoal_ofi.inject_size = shoal_ofi.info->tx_attr->inject_size;
     shoal_ofi.am = shoal_ofi_am_wanted();
+    shoal_ofi_raise_nofile();
     open_domain();
     if (shoal_ofi.am && shoal_ofi_am_start() != 0)
         init_failed("posting receive buffers", -FI_ENOMEM, "check the provider with fi_info");

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Table of peer.sh's JSON lines: per shape and operation the median over
+rounds for Shoal and Open MPI, and Shoal/Open MPI (for bandwidth, Open
+MPI/Shoal, so below 1.0 always means Shoal is better).  Markdown on stdout.
+    peer_report.py RAW.jsonl"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+OPS = ["put 8 B", "get 8 B", "fetch-add", "ping-pong one-way", "barrier", "sum-reduce 1 long",
+       "broadcast 8 B", "fcollect 8 B", "sum-reduce 64 Ki longs", "broadcast 1 MiB", "put bandwidth 1 MiB"]
+NAMES = {"1,1:block": "1x1", "2,2:rr": "2x2 rr", "4,4:block": "2x4 block", "2,2,2,2:block": "4x2",
+         "2,2,2,2,2,2,2,2:block": "8x2", "8,8:block": "2x8 block"}
+
+
+def main():
+    vals = defaultdict(list)
+    loads, failures = [], 0
+    for line in open(sys.argv[1]):
+        try:
+            j = json.loads(line)
+        except ValueError:
+            continue
+        if j["op"].startswith("load"):
+            loads.append(f'{j["op"][5:]} {j["value"]}')
+        elif j["op"] == "done":
+            failures += int(j["value"])
+        else:
+            vals[(j["lib"], j["shape"], j["op"])].append(j["value"])
+    shapes = []
+    for (lib, shape, op) in vals:
+        if lib != "link" and shape not in shapes:
+            shapes.append(shape)
+    shapes.sort(key=lambda s: list(NAMES).index(s) if s in NAMES else 99)
+    med = {k: statistics.median(v) for k, v in vals.items()}
+    link = med.get(("link", "1,1:block", "link one-way"))
+    print(f"Link one-way time (8-byte TCP ping-pong, mh_link.c): {link:.1f} us" if link else "Link: not measured")
+    print(f"Machine load (1-min average): {', '.join(loads)}; data check failures: {failures}")
+    print()
+    head = "| operation |" + "".join(f" {NAMES.get(s, s)}: Shoal | Open MPI | ratio |" for s in shapes)
+    print(head)
+    print("|---|" + "---|---|---|" * len(shapes))
+    for op in OPS:
+        row = f"| {op} |"
+        for s in shapes:
+            a, b = med.get(("shoal", s, op)), med.get(("openmpi", s, op))
+            fmt = (lambda v: f"{v:.2f}") if "bandwidth" in op else (lambda v: f"{v:.0f}" if v >= 10 else f"{v:.1f}")
+            ratio = (b / a if "bandwidth" in op else a / b) if a and b else None
+            row += f" {fmt(a) if a is not None else '-'} | {fmt(b) if b is not None else '-'} |"
+            row += f" {ratio:.2f} |" if ratio is not None else " - |"
+        print(row)
+    print()
+    print("Latencies in us (median over rounds of: p2p, the median op; collectives, the median over calls of "
+          "the slowest PE); bandwidth in GB/s; ratio = Shoal/Open MPI for times, Open MPI/Shoal for bandwidth "
+          f"(below 1.0: Shoal better). Rounds per figure: {max((len(v) for v in vals.values()), default=0)}.")
+
+
+main()

@@ -1,0 +1,197 @@
+/* Host, then leaders, then host for the deprecated active-set forms
+ * (shmem_long_sum_to_all, shmem_broadcast64, shmem_fcollect64,
+ * shmem_barrier on a PE_start/logPE_stride/PE_size set) when the set spans
+ * hosts: legacy codes and OSU call these, and run flat every step of an
+ * algorithm over all members would be a network operation (in a job that
+ * spans hosts every flag AMO goes through the network, even to a PE on my
+ * host).  Here only one leader per host touches the network, with the
+ * flat algorithm the selection picks for the leaders.
+ *
+ * Everything lives in the user's pSync (no team, no state between calls),
+ * which every member leaves all SHMEM_SYNC_VALUE on return:
+ *   flag words [0, H_ARRIVE)   the leaders' phase (any flat algorithm; the
+ *                              largest uses fewer than 60 words);
+ *   H_ARRIVE, H_DATA           the host phase: a member's arrival at its
+ *                              leader, the leader's "your data is there".
+ *                              Only CPU atomics on this host touch them (or
+ *                              only network AMOs when my host's members do
+ *                              not share memory), never both, so they count
+ *                              exactly; each owner takes back what it waited
+ *                              for.
+ * The barrier keeps to its own words (ACTIVE_BARRIER_WORD.., group.c), the
+ * host words at the end of them.  Active sets promise that every member's
+ * dest (and pWrk) is ready before any member calls (coll_call.dest_ready):
+ * a leader writes members' dests without waiting for them, and members
+ * push their blocks into their leader's dest. */
+#include "coll_internal.h"
+
+enum { H_ARRIVE = 62, H_DATA = 63 };   /* flag words of the host phase */
+enum { BARRIER_WORDS = 20 };           /* ACTIVE_BARRIER_WORD.. to the pSync's end */
+
+struct as_host {
+    struct coll_call c;   /* my host's members */
+    bool shm;             /* they share memory with me */
+};
+
+static struct as_host host_call(const struct coll_call *all, const struct coll_hosts *h)
+{
+    struct as_host hc = {.c = *all};
+    hc.c.n = h->n_host;
+    hc.c.me = h->my_host_idx;
+    hc.c.members = h->host_pes;
+    hc.shm = !coll_no_loadstore;
+    for (int i = 0; i < h->n_host && hc.shm; i++)
+        hc.shm = shoal_ptr(all->flag, h->host_pes[i]) != NULL;
+    hc.c.shm = hc.shm;
+    return hc;
+}
+
+static struct coll_call leader_call(const struct coll_call *all, const struct coll_hosts *h, const int *pes)
+{
+    struct coll_call L = *all;
+    L.n = h->n_hosts;
+    L.me = h->my_leader_idx;
+    L.members = pes;
+    L.shm = false;
+    return L;
+}
+
+static void host_signal(const struct as_host *hc, int i, int idx)
+{
+    if (!hc->shm) {
+        cc_signal(&hc->c, i, idx);
+        return;
+    }
+    int pe = cc_pe(&hc->c, i);
+    __atomic_fetch_add((uint64_t *)shoal_ptr(&hc->c.flag[idx], pe), 1, __ATOMIC_RELEASE);
+    shoal_notify(pe);
+}
+
+static void host_await(const struct as_host *hc, int idx, uint64_t count)
+{
+    if (!hc->shm) {
+        cc_await(&hc->c, idx, count);
+        return;
+    }
+    if (!count)
+        return;
+    uint64_t *w = &hc->c.flag[idx];
+    if (__atomic_load_n(w, __ATOMIC_ACQUIRE) < count)
+        SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) < count);
+    __atomic_fetch_sub(w, count, __ATOMIC_RELAXED);
+}
+
+/* n bytes into host member i's symmetric dst, then its flag idx. */
+static void host_put_signal(const struct as_host *hc, int i, void *dst, const void *src, size_t n, int idx)
+{
+    if (!hc->shm) {
+        cc_put_signal(&hc->c, i, dst, src, n, idx);
+        return;
+    }
+    if (n)
+        memcpy(shoal_ptr(dst, cc_pe(&hc->c, i)), src, n);
+    host_signal(hc, i, idx);
+}
+
+bool coll_active_spans_hosts(const struct shoal_active_set *as)
+{
+    if (as->size < 3 || coll_no_loadstore)
+        return false;
+    const struct coll_hosts *h = coll_active_hosts(as);
+    return h->n_hosts > 1 && h->n_hosts < as->size;
+}
+
+/* Reduce: the leader combines its host's sources (read in place once the
+ * members have arrived), the leaders reduce among themselves, each leader
+ * writes the result into its members' dests. */
+void reduce_as_hier(const struct coll_call *c, const struct shoal_active_set *as, const struct coll_reduce *r)
+{
+    const struct coll_hosts *h = coll_active_hosts(as);
+    struct as_host hc = host_call(c, h);
+    size_t bytes = r->count * r->elem;
+    if (h->my_leader_idx < 0) {
+        host_signal(&hc, 0, H_ARRIVE);
+        host_await(&hc, H_DATA, 1);
+        return;
+    }
+    host_await(&hc, H_ARRIVE, h->n_host - 1);
+    memmove(r->dest, r->src, bytes);
+    void *tmp = hc.shm ? NULL : cc_tmp(bytes, 4);
+    for (int i = 1; i < h->n_host; i++)
+        coll_combine(r->op, r->dt, r->dest, cc_peer_view(&hc.c, i, r->src, bytes, tmp), r->count);
+    struct coll_call L = leader_call(c, h, h->leader_pes);
+    struct coll_reduce again = *r;
+    again.src = r->dest;
+    coll_reduce_run(&L, &again);
+    for (int i = 1; i < h->n_host; i++)
+        host_put_signal(&hc, i, r->dest, r->dest, bytes, H_DATA);
+}
+
+/* Broadcast: each host's representative (the root on its host, the leader
+ * elsewhere) takes part in the leaders' broadcast, then copies into its
+ * host members' dests.  The root's dest stays untouched (1.4 semantics). */
+void bcast_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
+                   size_t n, int root)
+{
+    const struct coll_hosts *h = coll_active_hosts(as);
+    int root_host = h->member_host[root], my_host = h->member_host[c->me];
+    int rep = 0;
+    if (my_host == root_host)
+        while (h->host_members[rep] != root)
+            rep++;
+    struct as_host hc = host_call(c, h);
+    if (h->my_host_idx != rep) {
+        host_await(&hc, H_DATA, 1);
+        return;
+    }
+    int *reps = cc_tmp((size_t)h->n_hosts * sizeof(int), 4);   /* 0-3: the leaders' algorithm */
+    memcpy(reps, h->leader_pes, h->n_hosts * sizeof(int));
+    reps[root_host] = cc_pe(c, root);
+    struct coll_call L = leader_call(c, h, reps);
+    L.me = my_host;
+    coll_bcast_run(&L, dest, src, n, root_host, false);
+    const void *data = c->me == root ? src : dest;
+    for (int i = 0; i < h->n_host; i++)
+        if (i != rep)
+            host_put_signal(&hc, i, dest, data, n, H_DATA);
+}
+
+/* Fcollect: members push their blocks into their leader's dest, the
+ * leaders exchange their hosts' blocks (collect_hier.c), each leader
+ * copies the whole result into its members' dests. */
+void fcollect_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
+                      size_t n)
+{
+    const struct coll_hosts *h = coll_active_hosts(as);
+    struct as_host hc = host_call(c, h);
+    if (h->my_leader_idx < 0) {
+        host_put_signal(&hc, 0, (char *)dest + (size_t)c->me * n, src, n, H_ARRIVE);
+        host_await(&hc, H_DATA, 1);
+        return;
+    }
+    memmove((char *)dest + (size_t)c->me * n, src, n);
+    host_await(&hc, H_ARRIVE, h->n_host - 1);
+    struct coll_call L = leader_call(c, h, h->leader_pes);
+    struct coll_blocks b = {.dest = dest, .mine = NULL, .len0 = n};
+    collect_hier_exchange(&L, h, &b, c->n, K_FCOLLECT);
+    for (int i = 1; i < h->n_host; i++)
+        host_put_signal(&hc, i, dest, dest, (size_t)c->n * n, H_DATA);
+}
+
+/* Barrier: arrive at the leader, dissemination among leaders, release. */
+void barrier_as_hier(const struct coll_call *c, const struct shoal_active_set *as)
+{
+    const struct coll_hosts *h = coll_active_hosts(as);
+    struct as_host hc = host_call(c, h);
+    enum { ARRIVE = BARRIER_WORDS - 2, RELEASE = BARRIER_WORDS - 1 };
+    if (h->my_leader_idx < 0) {
+        host_signal(&hc, 0, ARRIVE);
+        host_await(&hc, RELEASE, 1);
+        return;
+    }
+    host_await(&hc, ARRIVE, h->n_host - 1);
+    struct coll_call L = leader_call(c, h, h->leader_pes);
+    cc_barrier(&L, 0);
+    for (int i = 1; i < h->n_host; i++)
+        host_signal(&hc, i, RELEASE);
+}

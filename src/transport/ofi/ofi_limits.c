@@ -1,0 +1,108 @@
+/* Operating-system limits a network job runs into on real fabrics, checked
+ * at init so that the job fails (or warns) in one line naming the limit
+ * instead of failing obscurely later.  Neither can be exercised on this
+ * machine's tcp/sockets providers except through the overrides below
+ * (DESIGN.md, "Real fabrics").
+ *  - Locked memory: verbs, efa, psm3 and usnic pin every registered page,
+ *    and Shoal registers the whole symmetric heap (1 GiB by default,
+ *    MAP_NORESERVE) and the global data at init.  RLIMIT_MEMLOCK is often
+ *    64 KiB.  The soft limit is raised to the hard one; if that is still
+ *    too small, init stops naming both sizes and the fixes.  With
+ *    FI_VERBS_USE_ODP set (on-demand paging) nothing is pinned up front.
+ *  - Open files: rxm (and tcp, sockets) keeps a socket per connected peer
+ *    and context.  The soft nofile limit is raised to the hard one; when
+ *    even that cannot hold a socket per PE, the first PE of each host says
+ *    so (connections made later would fail). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+
+#include "ofi.h"
+
+enum { SPARE_FILES = 64 };   /* the program's own files, the provider's pipes and epoll fds */
+
+static bool provider_is(const char *const *names)
+{
+    for (; *names; names++)
+        if (strstr(shoal_ofi.prov, *names))
+            return true;
+    return false;
+}
+
+static bool registration_pins(void)
+{
+    static const char *const pinning[] = {"verbs", "efa", "psm3", "usnic", NULL};
+    const char *v = shoal_cfg.ofi_mr_pins;
+    if (!strcasecmp(v, "on"))
+        return true;
+    if (!strcasecmp(v, "off"))
+        return false;
+    if (strstr(shoal_ofi.prov, "verbs") && getenv("FI_VERBS_USE_ODP") && atoi(getenv("FI_VERBS_USE_ODP")))
+        return false;   /* on-demand paging: pages are pinned as the adapter touches them */
+    return provider_is(pinning);
+}
+
+static void format_size(char *buf, size_t len, rlim_t v)
+{
+    if (v == RLIM_INFINITY)
+        snprintf(buf, len, "unlimited");
+    else if (v >= (1u << 20))
+        snprintf(buf, len, "%llu MiB", (unsigned long long)(v >> 20));
+    else
+        snprintf(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
+}
+
+/* Before registering bytes of memory with the provider. */
+void shoal_ofi_check_memlock(size_t bytes)
+{
+    struct rlimit rl;
+    if (!registration_pins() || getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur >= bytes)
+        return;
+    if (rl.rlim_max > rl.rlim_cur) {
+        struct rlimit raised = {rl.rlim_max, rl.rlim_max};
+        if (setrlimit(RLIMIT_MEMLOCK, &raised) == 0)
+            rl.rlim_cur = rl.rlim_max;
+    }
+    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= bytes)
+        return;
+    char have[32], need[32];
+    format_size(have, sizeof have, rl.rlim_cur);
+    format_size(need, sizeof need, bytes);
+    shoal_fatal("shmem_init", "libfabric %s pins registered memory, and the symmetric heap and global data "
+                "(%s) exceed the locked-memory limit (RLIMIT_MEMLOCK, ulimit -l: %s, which is also the hard "
+                "limit); raise it (ulimit -l unlimited, memlock in /etc/security/limits.conf or the resource "
+                "manager's settings), lower SHMEM_SYMMETRIC_SIZE, or use on-demand paging (FI_VERBS_USE_ODP=1) "
+                "where the adapter offers it", shoal_ofi.prov, need, have);
+}
+
+static bool first_pe_of_my_host(void)
+{
+    for (int pe = 0; pe < shoal.my_pe; pe++)
+        if (shoal.peers[pe].host == shoal.my_host)
+            return false;
+    return true;
+}
+
+/* At init, before any connection: room for a socket to every PE. */
+void shoal_ofi_raise_nofile(void)
+{
+    static const char *const socket_per_peer[] = {"ofi_rxm", "tcp", "sockets", NULL};
+    struct rlimit rl;
+    if (!provider_is(socket_per_peer) || getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    rlim_t need = (rlim_t)shoal.n_pes + SPARE_FILES;
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < rl.rlim_max) {
+        struct rlimit raised = {rl.rlim_max, rl.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            rl.rlim_cur = rl.rlim_max;
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need && first_pe_of_my_host())
+        shoal_warn("shmem_init", "libfabric %s keeps a socket per connected PE, and this job of %d PEs needs "
+                   "about %llu open files per PE (a socket per PE and %d spare), but the limit (ulimit -n, "
+                   "hard limit too) is %llu: connections made once it is reached will fail; raise nofile (limits.conf or the "
+                   "resource manager's settings) or run fewer PEs", shoal_ofi.prov, shoal.n_pes,
+                   (unsigned long long)need, SPARE_FILES, (unsigned long long)rl.rlim_cur);
+}
