@@ -24,6 +24,7 @@ static int ctx_new(struct shoal_team *t, long options, shmem_ctx_t *ctx, const c
     if (!c)
         return -1;
     c->team = t;
+    c->host_atomics = t == &shoal_team_shared;
     c->options = options;
     /* Creating thread of a PRIVATE context (0: shareable), for destroy's check. */
     c->creator_thread_private = (options & SHMEM_CTX_PRIVATE) ? (int)gettid() : 0;

@@ -45,7 +45,7 @@ void shoal_amo_slow(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, vo
 {
     /* A context of SHMEM_TEAM_SHARED is an atomicity domain of its own, all
      * on this host: CPU atomics, even while other AMOs go through a NIC. */
-    void *p = ctx && ctx->team == &shoal_team_shared ? shoal_ptr(dst, pe) : NULL;
+    void *p = ctx && ctx->host_atomics ? shoal_ptr(dst, pe) : NULL;
     if (p) {
         shoal_shm_amo(op, size, p, fetch, value, cond);
         if (op != SHOAL_AMO_FETCH)

@@ -13,6 +13,9 @@ struct shoal_ctx {
     long options;
     void *net;          /* network transport's per-context state (endpoint, counters) */
     int creator_thread_private;
+    /* A context of SHMEM_TEAM_SHARED: an atomicity domain of its own, all on
+     * this host, so its AMOs may use CPU atomics (set by the API layer). */
+    bool host_atomics;
 };
 extern struct shoal_ctx shoal_ctx_default;
 

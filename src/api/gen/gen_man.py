@@ -180,17 +180,40 @@ SUMMARY = {
     "shmemx_team_split_color": "Shoal extension: splits a team by color, ordering members by key, like "
                                "MPI_Comm_split; PEs passing SHMEMX_COLOR_UNDEFINED get SHMEM_TEAM_INVALID.",
     "shmemx_wtime": "Shoal extension: wall-clock time in seconds.",
+    "clear_cache_inv": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
+    "set_cache_inv": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
+    "clear_cache_line_inv": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
+    "set_cache_line_inv": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
+    "udcflush": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
+    "udcflush_line": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
+    "shmemx_ibput": "Shoal extension: Sandia OpenSHMEM's name for shmem_ibput (same arguments).",
+    "shmemx_ibget": "Shoal extension: Sandia OpenSHMEM's name for shmem_ibget (same arguments).",
+    "shmemx_signal_add": "Shoal extension: Sandia OpenSHMEM's name for shmem_signal_add (same arguments).",
+    "shmemx_signal_set": "Shoal extension: Sandia OpenSHMEM's name for shmem_signal_set (same arguments).",
+    "shmemx_sum_inscan": "Shoal extension: Sandia OpenSHMEM's name for shmem_sum_inscan (same arguments).",
+    "shmemx_sum_exscan": "Shoal extension: Sandia OpenSHMEM's name for shmem_sum_exscan (same arguments).",
+    "shmemx_pcntr_get_all": "Shoal extension: Sandia OpenSHMEM's communication counters (operations issued and "
+                            "completed by the calling PE), counted when SHOAL_COUNTERS, SHOAL_PROFILE or "
+                            "SHOAL_TRACE is set; otherwise they read 0.",
 }
 
 # Routines of one phase-split set share a page.
 SAME_PAGE = {"shmemx_barrier_all_test": "shmemx_barrier_all_start",
              "shmemx_barrier_all_wait": "shmemx_barrier_all_start",
              "shmemx_team_sync_test": "shmemx_team_sync_start",
-             "shmemx_team_sync_wait": "shmemx_team_sync_start"}
+             "shmemx_team_sync_wait": "shmemx_team_sync_start",
+             "shmemx_pcntr_get_issued_write": "shmemx_pcntr_get_all",
+             "shmemx_pcntr_get_issued_read": "shmemx_pcntr_get_all",
+             "shmemx_pcntr_get_completed_write": "shmemx_pcntr_get_all",
+             "shmemx_pcntr_get_completed_read": "shmemx_pcntr_get_all",
+             "shmemx_pcntr_get_completed_target": "shmemx_pcntr_get_all"}
 
 
 def family_key(template_name):
     """The family's page: shmem_TYPENAME_put, shmem_putSIZE, shmem_putmem -> shmem_put."""
+    if template_name.startswith("shmemx_") and template_name not in SAME_PAGE:
+        rest = template_name[len("shmemx_"):].replace("TYPENAME_", "").replace("SIZE", "")
+        return "shmemx_" + rest
     if not template_name.startswith("shmem_"):
         return SAME_PAGE.get(template_name, template_name)
     rest = template_name[len("shmem_"):].replace("TYPENAME_", "").replace("SIZE", "")
