@@ -127,7 +127,13 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
+    /* Check: the partner's word got every fetch_add and add, the last
+     * bounce carried its round. */
+    int bad = active && !leader && (word != 2 * calls || sigdata != round_no || sig != (uint64_t)round_no);
+    if (bad)
+        fprintf(stderr, "mh_small: PE %d: word %ld (want %ld), put_signal data %ld and signal %ld (want %ld)\n", me,
+                word, 2 * calls, sigdata, (long)sig, round_no);
     free(t);
     shmem_finalize();
-    return 0;
+    return bad;
 }
