@@ -321,7 +321,9 @@ void shoal_coll_collect_as(const struct shoal_active_set *as, void *dest, const 
 void shoal_coll_alltoall_as(const struct shoal_active_set *as, void *dest, const void *src, size_t nbytes)
 {
     struct coll_call c = coll_active_call(as, NULL, 0);
-    if (nbytes)
+    if (nbytes && active_hier(K_ALLTOALL, &c, as, nbytes))
+        alltoall_as_hier(&c, as, dest, src, nbytes);
+    else if (nbytes)
         alltoall_pairwise(&c, dest, src, 1, 1, nbytes, 1);
     coll_active_done(&c, as);
 }

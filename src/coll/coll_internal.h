@@ -309,6 +309,8 @@ void fcollect_as_hier(const struct coll_call *c, const struct shoal_active_set *
                       size_t n);
 bool collect_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
                      size_t n);
+void alltoall_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
+                      size_t n);
 void barrier_as_hier(const struct coll_call *c, const struct shoal_active_set *as);
 
 #endif
