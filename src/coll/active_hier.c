@@ -178,6 +178,111 @@ void fcollect_as_hier(const struct coll_call *c, const struct shoal_active_set *
         host_put_signal(&hc, i, dest, dest, (size_t)c->n * n, H_DATA);
 }
 
+/* Collect (sizes differ): every member leaves its size in its own scratch
+ * word 0 and arrives; its leader reads the sizes and puts them, at their
+ * members' indices, into every other leader's scratch (words 1..P, signal
+ * W_LEADERS), so every leader knows every offset; then each leader pulls its
+ * host's blocks into place and the leaders exchange them as fcollect does.
+ * false (on every member alike, from P) when the sizes do not fit the
+ * pSync's scratch: run flat. */
+enum { W_LEADERS = 59 };   /* a leaders' flag no collect algorithm uses (theirs: below 59, 60-61) */
+
+bool collect_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
+                     size_t n)
+{
+    int P = c->n;
+    if ((size_t)(P + 1) * sizeof(uint64_t) > c->buf_bytes)
+        return false;
+    const struct coll_hosts *h = coll_active_hosts(as);
+    struct as_host hc = host_call(c, h);
+    uint64_t *sizes = (uint64_t *)c->buf;   /* [0]: mine; [1 + i]: member i's (leaders) */
+    if (h->my_leader_idx < 0) {
+        sizes[0] = n;
+        host_signal(&hc, 0, H_ARRIVE);   /* releases the size too */
+        host_await(&hc, H_DATA, 1);
+        return true;
+    }
+    host_await(&hc, H_ARRIVE, h->n_host - 1);
+    for (int k = 0; k < h->n_host; k++) {
+        uint64_t tmp = n;
+        if (k != h->my_host_idx)
+            tmp = *(const uint64_t *)cc_peer_view(&hc.c, k, &sizes[0], sizeof tmp, &tmp);
+        sizes[1 + h->host_members[k]] = tmp;
+    }
+    struct coll_call L = leader_call(c, h, h->leader_pes);
+    for (int d = 1; d < L.n; d++) {
+        int j = (L.me + d) % L.n;
+        for (int k = 0; k < h->n_host; k++) {
+            int m = h->host_members[k];
+            cc_put(&L, j, &sizes[1 + m], &sizes[1 + m], sizeof(uint64_t));
+        }
+        shoal_fence(COLL_CTX);   /* the signal after the sizes */
+        cc_signal(&L, j, W_LEADERS);
+    }
+    cc_await(&L, W_LEADERS, L.n - 1);
+    /* (sized as collect_hier_exchange wants slot 4: its span table follows) */
+    size_t *off = cc_tmp(2 * (size_t)(P + L.n) * sizeof(size_t), 4), *len = off + P, at = 0;
+    for (int i = 0; i < P; i++) {
+        off[i] = at;
+        len[i] = sizes[1 + i];
+        at += len[i];
+    }
+    struct coll_blocks b = {.dest = dest, .mine = NULL, .off = off, .len = len};
+    for (int k = 0; k < h->n_host; k++) {
+        int m = h->host_members[k];
+        if (k == h->my_host_idx)
+            memmove((char *)dest + off[m], src, len[m]);
+        else if (len[m])
+            memcpy((char *)dest + off[m], cc_peer_view(&hc.c, k, src, len[m], cc_tmp(len[m], 2)), len[m]);
+    }
+    collect_hier_exchange(&L, h, &b, P, K_COLLECT);
+    for (int i = 1; i < h->n_host; i++)
+        host_put_signal(&hc, i, dest, dest, at, H_DATA);
+    return true;
+}
+
+/* Alltoall: once its host's members have arrived, the leader sends every
+ * block of their sources straight to its place: a copy on this host, a put
+ * (all in flight at once) to another host's member, whose dest is ready by
+ * the active-set promise.  One quiet, one signal to each other leader;
+ * each leader releases its host when every other leader has signalled.
+ * The network carries one latency instead of the P - 1 handshaken rounds
+ * of the flat pairwise exchange. */
+void alltoall_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
+                      size_t n)
+{
+    const struct coll_hosts *h = coll_active_hosts(as);
+    struct as_host hc = host_call(c, h);
+    if (h->my_leader_idx < 0) {
+        host_signal(&hc, 0, H_ARRIVE);
+        host_await(&hc, H_DATA, 1);
+        return;
+    }
+    host_await(&hc, H_ARRIVE, h->n_host - 1);
+    int P = c->n, here = h->member_host[c->me];
+    void *tmp = hc.shm ? NULL : cc_tmp((size_t)P * n, 4);
+    for (int k = 0; k < h->n_host; k++) {
+        int a = h->host_members[k];   /* the sender */
+        const char *blocks = cc_peer_view(&hc.c, k, src, (size_t)P * n, tmp);
+        char *to = (char *)dest + (size_t)a * n;
+        for (int b = 0; b < P; b++) {
+            if (h->member_host[b] == here && hc.shm)
+                memcpy(shoal_ptr(to, cc_pe(c, b)), blocks + (size_t)b * n, n);
+            else
+                cc_put(c, b, to, blocks + (size_t)b * n, n);
+        }
+        if (!hc.shm)
+            shoal_quiet(COLL_CTX);   /* tmp is reused for the next sender */
+    }
+    shoal_quiet(COLL_CTX);   /* every block delivered before the other leaders hear of it */
+    struct coll_call L = leader_call(c, h, h->leader_pes);
+    for (int d = 1; d < L.n; d++)
+        cc_signal(&L, (L.me + d) % L.n, W_LEADERS);
+    cc_await(&L, W_LEADERS, L.n - 1);
+    for (int i = 1; i < h->n_host; i++)
+        host_signal(&hc, i, H_DATA);
+}
+
 /* Barrier: arrive at the leader, dissemination among leaders, release. */
 void barrier_as_hier(const struct coll_call *c, const struct shoal_active_set *as)
 {

@@ -305,6 +305,10 @@ void shoal_coll_fcollect_as(const struct shoal_active_set *as, void *dest, const
 void shoal_coll_collect_as(const struct shoal_active_set *as, void *dest, const void *src, size_t nbytes)
 {
     struct coll_call c = coll_active_call(as, NULL, 0);
+    if (active_hier(K_COLLECT, &c, as, 0) && collect_as_hier(&c, as, dest, src, nbytes)) {
+        coll_active_done(&c, as);
+        return;
+    }
     struct coll_call scan = with_flags(&c, ACTIVE_PHASE);
     size_t *off = cc_tmp(2 * c.n * sizeof(size_t), 3), *len = off + c.n;
     off[c.me] = c.n > 1 ? my_offset(&scan, nbytes) : 0;
@@ -317,7 +321,9 @@ void shoal_coll_collect_as(const struct shoal_active_set *as, void *dest, const 
 void shoal_coll_alltoall_as(const struct shoal_active_set *as, void *dest, const void *src, size_t nbytes)
 {
     struct coll_call c = coll_active_call(as, NULL, 0);
-    if (nbytes)
+    if (nbytes && active_hier(K_ALLTOALL, &c, as, nbytes))
+        alltoall_as_hier(&c, as, dest, src, nbytes);
+    else if (nbytes)
         alltoall_pairwise(&c, dest, src, 1, 1, nbytes, 1);
     coll_active_done(&c, as);
 }

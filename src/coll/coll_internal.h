@@ -321,6 +321,10 @@ void bcast_as_hier(const struct coll_call *c, const struct shoal_active_set *as,
                    size_t n, int root);
 void fcollect_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
                       size_t n);
+bool collect_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
+                     size_t n);
+void alltoall_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
+                      size_t n);
 void barrier_as_hier(const struct coll_call *c, const struct shoal_active_set *as);
 
 #endif

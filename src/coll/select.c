@@ -53,7 +53,8 @@ static const struct alg_name reduce_names[] = {
 static const struct alg_name collect_names[] = {
     {"auto", A_AUTO}, {"linear", A_LINEAR}, {"ring", A_RING}, {"recdbl", A_RECDBL}, {"rd", A_RECDBL},
     {"bruck", A_BRUCK}, {"hier", A_HIER}, {0}};
-static const struct alg_name alltoall_names[] = {{"auto", A_AUTO}, {"shm", A_SHM}, {"pairwise", A_PAIRWISE}, {0}};
+static const struct alg_name alltoall_names[] = {
+    {"auto", A_AUTO}, {"shm", A_SHM}, {"pairwise", A_PAIRWISE}, {"hier", A_HIER}, {0}};   /* hier: active sets */
 
 static const struct {
     const char *var;
@@ -264,7 +265,7 @@ static enum coll_alg hier_or(enum coll_alg a, const struct coll_shape *s)
 static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
 {
     enum coll_alg a = forced[k];
-    if (k == K_BARRIER || k == K_BCAST || k == K_COLLECT || k == K_FCOLLECT)
+    if (k == K_BARRIER || k == K_BCAST || k == K_COLLECT || k == K_FCOLLECT || k == K_ALLTOALL)
         a = hier_or(a, s);
     if (a == A_HIER)
         return a;

@@ -5,7 +5,8 @@
  * every root (roots that are not their host's first member; the root's
  * dest must stay as it was) and shmem_fcollect64, on the whole job, on
  * PEs 1.. and on strided sets.  Members only; each PE checks every result
- * against values it computes itself, and that the pSync is all
+ * against values it computes itself; shmem_collect64 with sizes that
+ * differ (zero too) and shmem_alltoall64 check the same way, and that the pSync is all
  * SHMEM_SYNC_VALUE again on return.  Meant for jobs that span hosts
  * (tests/multihost, host_map.sh, SHOAL_COLL_FAKE_HOSTS); correct anywhere.
  *   coll_active_test [ROUNDS]   (default 2) */
@@ -22,7 +23,7 @@ enum { BIG = 3000, MAX_PES = 64, LONGS = 300 };
 static long psync[2][SHMEM_REDUCE_SYNC_SIZE], bar_sync[SHMEM_BARRIER_SYNC_SIZE];
 static long lwrk[BIG / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static int iwrk[BIG / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
-static long lsrc[BIG], ldst[BIG], bsrc[LONGS], bdst[LONGS], fsrc[40], fdst[40 * MAX_PES], stamp[MAX_PES];
+static long lsrc[BIG], ldst[BIG], bsrc[LONGS], bdst[LONGS], fsrc[40], fsrc2[40 * MAX_PES], fdst[40 * MAX_PES + 64], stamp[MAX_PES];
 static int isrc[BIG], idst[BIG];
 
 struct set {
@@ -109,6 +110,37 @@ static void check_fcollect(const struct set *s, int n, int salt)
     sync_set(s);
 }
 
+static int collect_n(int j, int salt) { return (j + salt) % 3 == 0 ? 0 : (j * 5 + salt) % 9 + 1; }
+
+static void check_collect(const struct set *s, int salt)
+{
+    int n = collect_n(s->my, salt);
+    for (int i = 0; i < n; i++)
+        fsrc[i] = (long)s->my * 100 + i + salt;
+    shmem_collect64(fdst, fsrc, n, s->start, s->logstride, s->size, psync[salt & 1]);
+    for (int j = 0, at = 0; j < s->size; j++)
+        for (int i = 0; i < collect_n(j, salt); i++, at++)
+            CHECK(fdst[at] == (long)j * 100 + i + salt, "set (%d,%d,%d): collect block %d [%d] %ld", s->start,
+                  s->logstride, s->size, j, i, fdst[at]);
+    check_psync_clean(psync[salt & 1], "collect64");
+    sync_set(s);
+}
+
+static void check_alltoall(const struct set *s, int n, int salt)
+{
+    for (int j = 0; j < s->size; j++)
+        for (int i = 0; i < n; i++)
+            fsrc2[j * n + i] = (long)s->my * 1000 + j * 10 + i + salt;
+    shmem_alltoall64(fdst, fsrc2, n, s->start, s->logstride, s->size, psync[salt & 1]);
+    for (int j = 0; j < s->size; j++)
+        for (int i = 0; i < n; i++)
+            CHECK(fdst[j * n + i] == (long)j * 1000 + s->my * 10 + i + salt,
+                  "set (%d,%d,%d): alltoall n %d from %d [%d] %ld", s->start, s->logstride, s->size, n, j, i,
+                  fdst[j * n + i]);
+    check_psync_clean(psync[salt & 1], "alltoall64");
+    sync_set(s);
+}
+
 static void run_set(struct set s, int rounds, long base)
 {
     int me = shmem_my_pe();
@@ -129,6 +161,10 @@ static void run_set(struct set s, int rounds, long base)
         }
         check_fcollect(&s, 1, r);
         check_fcollect(&s, 37, r + 1);
+        for (int salt = 0; salt < 3; salt++)
+            check_collect(&s, r * 3 + salt);
+        check_alltoall(&s, 1, r);
+        check_alltoall(&s, 40, r + 1);
     }
 }
 
