@@ -235,6 +235,7 @@ int shoal_init(int requested, int *provided)
     if (shoal.n_hosts > 1)
         shoal_ofi_init();   /* PEs on other hosts: network transport (transport/ofi), AMOs through it */
     setup_control_blocks();
+    shoal_wait_init();
     shoal_teams_init();
     shoal_coll_init();   /* validates SHMEM_*_ALGORITHM now, not at the first collective */
     shoal_prof_init();   /* SHOAL_PROFILE / SHOAL_TRACE: collective (aligns the trace clocks) */

@@ -149,6 +149,7 @@ struct shoal_waiter {
     uint8_t grace;      /* re-checks after announcing the sleep, before the first futex wait */
     uint32_t seq;
 };
+void shoal_wait_init(void);   /* at init: registers this process for the sleepers' fence */
 void shoal_waiter_pause(struct shoal_waiter *w);
 void shoal_waiter_done(struct shoal_waiter *w);
 enum { SHOAL_WAIT_TIGHT = 2048 };   /* ~2 us of polls with no pause: a reply in flight is seen at once */
@@ -168,9 +169,8 @@ enum { SHOAL_WAIT_TIGHT = 2048 };   /* ~2 us of polls with no pause: a reply in 
 void shoal_ring(int pe);
 /* Wake sleepers of PE pe after delivering data to it (cheap when none sleep). */
 /* No fence here: a fence would make every put wait until its cache line
- * reaches the other core.  A store still in this core's store buffer when a
- * waiter announces its sleep is seen by that waiter's grace re-checks
- * (wait.c); the sleep's timeout is the backstop. */
+ * reaches the other core.  A sleeper fences the writers instead, with an
+ * asymmetric barrier, before its last re-check (wait.c). */
 SHOAL_INLINE void shoal_notify(int pe)
 {
     struct shoal_pe_ctl *c = shoal.peers[pe].ctl;

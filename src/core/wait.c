@@ -2,9 +2,25 @@
  * spin briefly (the answer is usually close), then yield, then sleep on this
  * PE's doorbell, which writers ring after delivering data while anyone
  * sleeps.  The sleep has a short timeout because data written through
- * shmem_ptr (plain stores) rings no doorbell. */
+ * shmem_ptr (plain stores) rings no doorbell.
+ *
+ * A writer stores its data, then loads `sleepers` with no fence between
+ * (a fence would make every put wait for its line to leave the core), so
+ * the load may be served before the store is visible.  A sleeper that
+ * counted itself in `sleepers` and then re-checked could miss that store,
+ * and the writer miss its count: a lost wake.  The sleeper closes the window
+ * with an asymmetric fence: membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)
+ * makes every running thread of every process registered for it (all PEs
+ * register at init) execute a full barrier before it returns.  A writer
+ * interrupted after its store has the store visible before the sleeper's
+ * re-check; one interrupted before it loads `sleepers` after the barrier
+ * and sees the count.  (The per-process PRIVATE_EXPEDITED form would not
+ * reach the other PEs; the plain GLOBAL form waits for an RCU grace period,
+ * ~20 ms.)  Where the kernel lacks it, the grace re-checks make a lost wake
+ * unlikely and the sleep's timeout bounds it. */
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -21,6 +37,25 @@ enum { YIELDS_BEFORE_SLEEP = 256 };
 static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
 {
     return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
+}
+
+static bool fence_others;   /* membarrier GLOBAL_EXPEDITED is available and this process registered */
+
+void shoal_wait_init(void)
+{
+    /* Every PE registers, whatever its own setting: it is a writer to others. */
+    long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    bool registered = cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) &&
+                      syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0, 0) == 0;
+    fence_others = registered && shoal_cfg.wait_fence;
+}
+
+/* Every writer's store issued before this is visible after it, or the
+ * writer's later load of `sleepers` sees our count (see the top). */
+static void fence_writers(void)
+{
+    if (fence_others)
+        syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0);
 }
 
 /* One wake per sleep: a put loop aimed at a sleeping PE must not make a
@@ -42,6 +77,7 @@ static void look_at_doorbell(struct shoal_waiter *w, struct shoal_pe_ctl *c)
     w->seq = __atomic_load_n(&c->doorbell, __ATOMIC_SEQ_CST);
     __atomic_store_n(&c->rung, 0, __ATOMIC_SEQ_CST);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    fence_writers();
 }
 
 static unsigned spin_limit(void)
@@ -75,10 +111,10 @@ void shoal_waiter_pause(struct shoal_waiter *w)
     if (w->rearm) {
         look_at_doorbell(w, c);
         w->rearm = false;
-        w->grace = 4;
+        w->grace = fence_others ? 0 : 4;
         return;
     }
-    if (w->grace) {   /* writers do not fence: let their last stores drain, re-check */
+    if (w->grace) {   /* no asymmetric fence: let writers' last stores drain, re-check */
         w->grace--;
         sched_yield();
         return;
