@@ -27,87 +27,39 @@ struct p2p_case {
     long pingpong_round;
 };
 
-static double loop_put(void *arg, long iters)
+enum p2p_op { OP_PUT, OP_PUT_NBI, OP_GET, OP_GET_NBI, OP_P, OP_G };
+
+/* PE 0 issues iters operations (completing each: quiet after every put, p
+ * and nbi get); the partner and any others wait.  Inlined with op a
+ * constant, so each loop_* below is its own tight loop. */
+static inline __attribute__((always_inline)) double timed_by_pe0(struct p2p_case *k, enum p2p_op op, long iters)
 {
-    struct p2p_case *k = arg;
-    double t0;
+    volatile long sink = 0;  /* keeps g's loads from being optimised away */
     shmem_barrier_all();
-    t0 = bench_now();
+    double t0 = bench_now();
     if (k->c->me == 0)
         for (long i = 0; i < iters; i++) {
-            shmem_putmem(k->dst, k->src, k->size, k->partner);
-            shmem_quiet();
+            switch (op) {
+            case OP_PUT: shmem_putmem(k->dst, k->src, k->size, k->partner); break;
+            case OP_PUT_NBI: shmem_putmem_nbi(k->dst, k->src, k->size, k->partner); break;
+            case OP_GET: shmem_getmem(k->dst, k->src, k->size, k->partner); break;
+            case OP_GET_NBI: shmem_getmem_nbi(k->dst, k->src, k->size, k->partner); break;
+            case OP_P: shmem_long_p(k->word, i, k->partner); break;
+            case OP_G: sink += shmem_long_g(k->word, k->partner); break;
+            }
+            if (op != OP_GET && op != OP_G)
+                shmem_quiet();
         }
-    return bench_now() - t0;
-}
-
-static double loop_put_nbi(void *arg, long iters)
-{
-    struct p2p_case *k = arg;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    if (k->c->me == 0)
-        for (long i = 0; i < iters; i++) {
-            shmem_putmem_nbi(k->dst, k->src, k->size, k->partner);
-            shmem_quiet();
-        }
-    return bench_now() - t0;
-}
-
-static double loop_get(void *arg, long iters)
-{
-    struct p2p_case *k = arg;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    if (k->c->me == 0)
-        for (long i = 0; i < iters; i++)
-            shmem_getmem(k->dst, k->src, k->size, k->partner);
-    return bench_now() - t0;
-}
-
-static double loop_get_nbi(void *arg, long iters)
-{
-    struct p2p_case *k = arg;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    if (k->c->me == 0)
-        for (long i = 0; i < iters; i++) {
-            shmem_getmem_nbi(k->dst, k->src, k->size, k->partner);
-            shmem_quiet();
-        }
-    return bench_now() - t0;
-}
-
-static double loop_p(void *arg, long iters)
-{
-    struct p2p_case *k = arg;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    if (k->c->me == 0)
-        for (long i = 0; i < iters; i++) {
-            shmem_long_p(k->word, i, k->partner);
-            shmem_quiet();
-        }
-    return bench_now() - t0;
-}
-
-static double loop_g(void *arg, long iters)
-{
-    struct p2p_case *k = arg;
-    volatile long sink = 0;  /* keeps the loads from being optimised away */
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    if (k->c->me == 0)
-        for (long i = 0; i < iters; i++)
-            sink += shmem_long_g(k->word, k->partner);
     (void)sink;
     return bench_now() - t0;
 }
+
+static double loop_put(void *arg, long iters) { return timed_by_pe0(arg, OP_PUT, iters); }
+static double loop_put_nbi(void *arg, long iters) { return timed_by_pe0(arg, OP_PUT_NBI, iters); }
+static double loop_get(void *arg, long iters) { return timed_by_pe0(arg, OP_GET, iters); }
+static double loop_get_nbi(void *arg, long iters) { return timed_by_pe0(arg, OP_GET_NBI, iters); }
+static double loop_p(void *arg, long iters) { return timed_by_pe0(arg, OP_P, iters); }
+static double loop_g(void *arg, long iters) { return timed_by_pe0(arg, OP_G, iters); }
 
 /* PE 0 writes round r into the partner's flag and waits for the partner
  * to write r back: two one-way trips per round.  Written so that it also

@@ -12,10 +12,9 @@
  * root's entry and the root waits for the count. */
 #include "coll_internal.h"
 
-static void await_arrivals(const struct coll_call *c, struct coll_bcast_entry *e)
+static void await_arrivals(const struct coll_call *c, struct coll_ring_entry *e)
 {
-    size_t slot = c->epoch % COLL_BCAST_RING;
-    uint64_t arrivals = c->bcast_expect[COLL_BCAST_RING + slot] += (uint64_t)(c->n - 1);
+    uint64_t arrivals = c->ring_arrivals[c->epoch % COLL_BCAST_RING] += (uint64_t)(c->n - 1);
     if (__atomic_load_n(&e->arrived, __ATOMIC_ACQUIRE) < arrivals)
         SHOAL_WAIT_WHILE(__atomic_load_n(&e->arrived, __ATOMIC_ACQUIRE) < arrivals);
 }
@@ -23,7 +22,7 @@ static void await_arrivals(const struct coll_call *c, struct coll_bcast_entry *e
 static void announce_arrival(const struct coll_call *c, int root)
 {
     int pe = cc_pe(c, root);
-    __atomic_fetch_add(&((struct coll_bcast_entry *)shoal_ptr(ring_entry(c), pe))->arrived, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&((struct coll_ring_entry *)shoal_ptr(ring_entry(c), pe))->arrived, 1, __ATOMIC_RELEASE);
     shoal_notify(pe);
 }
 

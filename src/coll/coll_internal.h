@@ -57,7 +57,7 @@ enum { COLL_LINES = 2 * 34, COLL_LINE_BYTES = 56 };
  * no member's dest is written by another PE and nobody waits for anyone to
  * arrive.  The ring lives in slot 0 of the team; no other algorithm touches it. */
 enum { COLL_BCAST_RING = 4, COLL_BCAST_SHM_BYTES = 504 };
-struct coll_bcast_entry {
+struct coll_ring_entry {
     uint64_t ready;                                /* epoch of the call published here */
     unsigned char data[COLL_BCAST_SHM_BYTES];      /* the first 56 bytes share ready's line */
     _Alignas(64) uint64_t arrived;                 /* members that entered, when the root must know */
@@ -69,7 +69,7 @@ struct coll_area {
     uint64_t barrier_seen[SHOAL_PSYNC_ROUNDS];
     uint64_t line_seen[COLL_BANKS][COLL_LINES];
     struct coll_line line[COLL_BANKS][COLL_LINES] __attribute__((aligned(64)));
-    struct coll_bcast_entry bcast_ring[COLL_BCAST_RING];
+    struct coll_ring_entry bcast_ring[COLL_BCAST_RING];
     _Alignas(64) uint64_t ring_taken[COLL_BCAST_RING];   /* per entry index: epoch of my last ring call there */
     _Alignas(64) char buf[];                  /* receive scratch of the scratch-based algorithms */
 };
@@ -90,8 +90,9 @@ struct coll_call {
                                   * so data may be written before its owner arrives */
     struct coll_line *line;      /* COLL_LINES one-line mailboxes (team calls only, else NULL) */
     uint64_t *line_seen;
-    struct coll_bcast_entry *bcast_ring;   /* whole-team calls only, else NULL */
-    uint64_t *bcast_expect;      /* per entry of my ring: epoch of its last use, then arrivals expected */
+    struct coll_ring_entry *bcast_ring;   /* whole-team calls only, else NULL */
+    uint64_t *ring_last_use;     /* per entry of my ring: epoch of the call that last published there */
+    uint64_t *ring_arrivals;     /* per entry of my ring: members' arrivals it has counted (bcast_shm.c) */
     uint64_t *ring_taken;        /* my ring_taken words (slot 0) */
     uint64_t epoch;              /* collectives begun on the team: the same on every member */
     bool synced;                 /* a barrier on the team since its previous call: all members left it */
@@ -221,7 +222,7 @@ struct coll_reduce {
 /* ---- algorithms: one file each ---- */
 void bcast_linear(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
 /* Publish-and-copy through each member's ring (ring.c; needs c->bcast_ring). */
-struct coll_bcast_entry *ring_entry(const struct coll_call *c);   /* mine for this call */
+struct coll_ring_entry *ring_entry(const struct coll_call *c);   /* mine for this call */
 void ring_publish(const struct coll_call *c, const void *src, size_t n);
 void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n);
 void ring_done(const struct coll_call *c);   /* every member, after its last take of the call */

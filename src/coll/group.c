@@ -12,7 +12,8 @@ enum { ACTIVE_FLAG_WORDS = 64, ACTIVE_SCRATCH_WORDS = 44, ACTIVE_BARRIER_WORD = 
 
 struct coll_team_state {
     uint64_t calls;     /* collectives begun on this team: picks the slot */
-    uint64_t bcast_expect[2 * COLL_BCAST_RING];   /* ring.c, bcast_shm.c: last use, then arrivals */
+    uint64_t ring_last_use[COLL_BCAST_RING];   /* ring.c: per entry of my ring */
+    uint64_t ring_arrivals[COLL_BCAST_RING];   /* bcast_shm.c: per entry of my ring */
     uint64_t synced;    /* calls begun when the last barrier on the team completed */
     int slot;           /* slot of the current call */
     unsigned used[SHOAL_PSYNC_PER_TEAM];   /* per slot: USED_* bits, what destroy must zero */
@@ -120,7 +121,8 @@ struct coll_call coll_team_call(struct shoal_team *t, int bank)
         .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
         .flag = a->flag[bank], .seen = a->seen[bank], .buf = a->buf, .buf_bytes = COLL_AREA_BUF_BYTES,
         .shm = t->all_local && !coll_no_loadstore, .line = a->line[bank], .line_seen = a->line_seen[bank],
-        .bcast_ring = area_of(t, 0)->bcast_ring, .bcast_expect = st->bcast_expect, .epoch = st->calls,
+        .bcast_ring = area_of(t, 0)->bcast_ring, .ring_last_use = st->ring_last_use,
+        .ring_arrivals = st->ring_arrivals, .epoch = st->calls,
         .ring_taken = area_of(t, 0)->ring_taken,
         .synced = st->synced == st->calls - 1,
     };

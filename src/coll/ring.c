@@ -1,5 +1,5 @@
 /* Publish-and-copy through the ring of small entries every member keeps
- * in its pSync area (struct coll_bcast_entry): the owner copies data in
+ * in its pSync area (struct coll_ring_entry): the owner copies data in
  * and stamps it with the call's epoch; readers wait for the stamp and copy
  * out.  Nobody writes anybody else's buffers, so no one waits for anyone to
  * arrive.  At the end of each ring call every member records the epoch in
@@ -11,17 +11,17 @@
  * and alltoall_shm.c; shared memory only. */
 #include "coll_internal.h"
 
-struct coll_bcast_entry *ring_entry(const struct coll_call *c)
+struct coll_ring_entry *ring_entry(const struct coll_call *c)
 {
     return &c->bcast_ring[c->epoch % COLL_BCAST_RING];
 }
 
-static void await_taken(const struct coll_call *c, size_t slot, uint64_t epoch)
+static void await_taken(const struct coll_call *c, size_t entry, uint64_t epoch)
 {
     for (int i = 0; i < c->n; i++) {
         if (i == c->me)
             continue;
-        const uint64_t *w = shoal_ptr(&c->ring_taken[slot], cc_pe(c, i));
+        const uint64_t *w = shoal_ptr(&c->ring_taken[entry], cc_pe(c, i));
         if (__atomic_load_n(w, __ATOMIC_ACQUIRE) < epoch)
             SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) < epoch);
     }
@@ -29,13 +29,13 @@ static void await_taken(const struct coll_call *c, size_t slot, uint64_t epoch)
 
 void ring_publish(const struct coll_call *c, const void *src, size_t n)
 {
-    size_t slot = c->epoch % COLL_BCAST_RING;
-    struct coll_bcast_entry *e = &c->bcast_ring[slot];
-    if (c->bcast_expect[slot])
-        await_taken(c, slot, c->bcast_expect[slot]);
+    size_t entry = c->epoch % COLL_BCAST_RING;
+    struct coll_ring_entry *e = &c->bcast_ring[entry];
+    if (c->ring_last_use[entry])
+        await_taken(c, entry, c->ring_last_use[entry]);
     memcpy(e->data, src, n);
     __atomic_store_n(&e->ready, c->epoch, __ATOMIC_RELEASE);
-    c->bcast_expect[slot] = c->epoch;
+    c->ring_last_use[entry] = c->epoch;
     for (int i = 0; i < c->n; i++)
         if (i != c->me)
             shoal_notify(cc_pe(c, i));
@@ -43,7 +43,7 @@ void ring_publish(const struct coll_call *c, const void *src, size_t n)
 
 void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n)
 {
-    const struct coll_bcast_entry *e = shoal_ptr(ring_entry(c), cc_pe(c, owner));
+    const struct coll_ring_entry *e = shoal_ptr(ring_entry(c), cc_pe(c, owner));
     if (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch)
         SHOAL_WAIT_WHILE(__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch);
     memcpy(dest, e->data + off, n);
@@ -51,8 +51,8 @@ void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, siz
 
 void ring_done(const struct coll_call *c)
 {
-    size_t slot = c->epoch % COLL_BCAST_RING;
-    __atomic_store_n(&c->ring_taken[slot], c->epoch, __ATOMIC_RELEASE);   /* after the copies */
+    size_t entry = c->epoch % COLL_BCAST_RING;
+    __atomic_store_n(&c->ring_taken[entry], c->epoch, __ATOMIC_RELEASE);   /* after the copies */
     for (int i = 0; i < c->n; i++)   /* an owner may sleep waiting to reuse the entry */
         if (i != c->me)
             shoal_notify(cc_pe(c, i));

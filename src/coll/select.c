@@ -252,8 +252,10 @@ enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
 
 /* Barrier, broadcast and collects on a team that spans hosts run host,
  * leaders, host (SHMEM_<COLL>_ALGORITHM=hier forces it; another name forces
- * one flat algorithm; SHOAL_COLL_HIER=off makes auto flat).  multi_host is
- * a fact every member shares.  Within a phase (multi_host false) a forced
+ * one flat algorithm; SHOAL_COLL_HIER=off makes auto flat).  Reductions
+ * differ: across hosts they always run in phases unless SHOAL_COLL_HIER=off,
+ * and SHMEM_REDUCE_ALGORITHM picks the algorithm of each phase.  multi_host
+ * is a fact every member shares.  Within a phase (multi_host false) a forced
  * hier means auto. */
 static enum coll_alg hier_or(enum coll_alg a, const struct coll_shape *s)
 {

@@ -57,40 +57,38 @@ void shoal_amo_slow(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, vo
     shoal_remote->amo(ctx, op, size, s, off, fetch, value, cond, pe, nbi);
 }
 
+/* nblocks blocks of bsize elements, block b at b * stride elements from each
+ * base; pe's side (dst for a put, src for a get) is copied with memcpy when
+ * it is mapped here, else through the network transport. */
+static void strided(struct shoal_ctx *ctx, bool put, char *d, const char *s, ptrdiff_t dst_stride,
+                    ptrdiff_t src_stride, size_t elem, size_t bsize, size_t nblocks, int pe)
+{
+    char *peer = shoal_ptr(put ? (const void *)d : s, pe);
+    char *to = peer && put ? peer : d;
+    const char *from = peer && !put ? peer : s;
+    for (size_t b = 0; b < nblocks; b++) {
+        size_t dd = b * dst_stride * elem, sd = b * src_stride * elem;
+        if (peer)
+            memcpy(to + dd, from + sd, bsize * elem);
+        else
+            (put ? shoal_put_slow : shoal_get_slow)(ctx, d + dd, s + sd, bsize * elem, pe, true);
+    }
+    if (peer && put)
+        shoal_notify(pe);
+    else if (!peer && shoal_remote)
+        shoal_remote->quiet(ctx);
+}
+
 void shoal_put_strided(struct shoal_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
                        ptrdiff_t src_stride, size_t elem, size_t bsize, size_t nblocks, int pe)
 {
-    char *d = dst;
-    const char *s = src;
-    char *p = shoal_ptr(dst, pe);
-    for (size_t b = 0; b < nblocks; b++) {
-        size_t dd = b * dst_stride * elem, sd = b * src_stride * elem;
-        if (p)
-            memcpy(p + dd, s + sd, bsize * elem);
-        else
-            shoal_put_slow(ctx, d + dd, s + sd, bsize * elem, pe, true);
-    }
-    if (p)
-        shoal_notify(pe);
-    else if (shoal_remote)
-        shoal_remote->quiet(ctx);
+    strided(ctx, true, dst, src, dst_stride, src_stride, elem, bsize, nblocks, pe);
 }
 
 void shoal_get_strided(struct shoal_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
                        ptrdiff_t src_stride, size_t elem, size_t bsize, size_t nblocks, int pe)
 {
-    char *d = dst;
-    const char *s = src;
-    const char *p = shoal_ptr(src, pe);
-    for (size_t b = 0; b < nblocks; b++) {
-        size_t dd = b * dst_stride * elem, sd = b * src_stride * elem;
-        if (p)
-            memcpy(d + dd, p + sd, bsize * elem);
-        else
-            shoal_get_slow(ctx, d + dd, s + sd, bsize * elem, pe, true);
-    }
-    if (!p && shoal_remote)
-        shoal_remote->quiet(ctx);
+    strided(ctx, false, dst, src, dst_stride, src_stride, elem, bsize, nblocks, pe);
 }
 
 void shoal_put_signal(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, uint64_t *sig_addr,

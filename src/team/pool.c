@@ -1,6 +1,6 @@
 /* The pSync pool: one block of symmetric scratch per team that may exist at
  * once, at the same offset on every PE, and this PE's availability bitmask
- * over the user blocks.  Blocks are claimed after the slot agreement and
+ * over the user blocks.  Blocks are claimed after the block agreement and
  * zeroed when their team is destroyed, so the next team finds clean flags. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 static char *pool;               /* block 0; blocks follow at block_stride */
 static size_t block_stride;
 static int n_blocks;
-static uint64_t *avail;          /* bit b: user block SHOAL_SLOTS_PREDEFINED + b is free here */
+static uint64_t *avail;          /* bit b: user block SHOAL_BLOCKS_PREDEFINED + b is free here */
 static int *holder;              /* per user block: priority of the creation holding it tentatively, or -1 */
 static int n_words;
 static uint64_t *color_area;
@@ -35,7 +35,7 @@ int shoal_pool_words(void) { return (teams_max() + 63) / 64; }
 /* Offset in a block of destroy's barrier words, after the agreement scratch. */
 static size_t last_words_at(void)
 {
-    return round_up(SHOAL_PSYNC_PER_TEAM * shoal_team_slot_bytes + shoal_slot_agree_bytes(), SHOAL_CACHELINE);
+    return round_up(SHOAL_PSYNC_PER_TEAM * shoal_team_slot_bytes + shoal_block_agree_bytes(), SHOAL_CACHELINE);
 }
 
 static size_t pool_block_bytes(void)
@@ -49,7 +49,7 @@ static size_t color_area_bytes(void) { return round_up((size_t)shoal.n_pes * 16,
 size_t shoal_teams_internal_bytes(void)
 {
     shoal_team_ext_layout();
-    size_t blocks = (size_t)SHOAL_SLOTS_PREDEFINED + teams_max();
+    size_t blocks = (size_t)SHOAL_BLOCKS_PREDEFINED + teams_max();
     return blocks * pool_block_bytes() + color_area_bytes() + 2 * SHOAL_CACHELINE;
 }
 
@@ -57,7 +57,7 @@ size_t shoal_teams_internal_bytes(void)
 void shoal_pool_init(void)
 {
     shoal_team_ext_layout();
-    n_blocks = SHOAL_SLOTS_PREDEFINED + teams_max();
+    n_blocks = SHOAL_BLOCKS_PREDEFINED + teams_max();
     block_stride = pool_block_bytes();
     pool = shoal_internal_alloc((size_t)n_blocks * block_stride);
     color_area = shoal_internal_alloc(color_area_bytes());
@@ -84,19 +84,19 @@ void shoal_pool_fini(void)
     color_area = NULL;
 }
 
-char *shoal_pool_psync(int slot)
+char *shoal_pool_psync(int block)
 {
-    return pool + (size_t)slot * block_stride;
+    return pool + (size_t)block * block_stride;
 }
 
-uint64_t *shoal_pool_agree_area(int slot)
+uint64_t *shoal_pool_agree_area(int block)
 {
-    return (uint64_t *)(pool + (size_t)slot * block_stride + SHOAL_PSYNC_PER_TEAM * shoal_team_slot_bytes);
+    return (uint64_t *)(pool + (size_t)block * block_stride + SHOAL_PSYNC_PER_TEAM * shoal_team_slot_bytes);
 }
 
-uint64_t *shoal_pool_last_words(int slot)
+uint64_t *shoal_pool_last_words(int block)
 {
-    return (uint64_t *)(pool + (size_t)slot * block_stride + last_words_at());
+    return (uint64_t *)(pool + (size_t)block * block_stride + last_words_at());
 }
 
 uint64_t *shoal_pool_color_area(void) { return color_area; }
@@ -122,11 +122,11 @@ static void set_free(int b, bool f)
  * another creation holds tentatively is waited for when that creation has
  * a lower priority (it never waits for us, so the waits cannot form a
  * cycle, and it settles after its own agreement), else it is a conflict. */
-bool shoal_pool_try_claim(const int *slots, int n, int prio)
+bool shoal_pool_try_claim(const int *blocks, int n, int prio)
 {
     pthread_mutex_lock(&create_lock);
     for (int i = 0; i < n; i++) {
-        int b = slots[i] - SHOAL_SLOTS_PREDEFINED, h = holder[b];
+        int b = blocks[i] - SHOAL_BLOCKS_PREDEFINED, h = holder[b];
         if (is_free(b))
             continue;
         pthread_mutex_unlock(&create_lock);
@@ -137,7 +137,7 @@ bool shoal_pool_try_claim(const int *slots, int n, int prio)
         i = -1;              /* look again at all of them */
     }
     for (int i = 0; i < n; i++) {
-        int b = slots[i] - SHOAL_SLOTS_PREDEFINED;
+        int b = blocks[i] - SHOAL_BLOCKS_PREDEFINED;
         set_free(b, false);
         __atomic_store_n(&holder[b], prio, __ATOMIC_RELAXED);
     }
@@ -147,11 +147,11 @@ bool shoal_pool_try_claim(const int *slots, int n, int prio)
 
 /* After the agreement on the claims: keep them (the blocks are the new
  * teams'), or give them back. */
-void shoal_pool_settle(const int *slots, int n, bool keep)
+void shoal_pool_settle(const int *blocks, int n, bool keep)
 {
     pthread_mutex_lock(&create_lock);
     for (int i = 0; i < n; i++) {
-        int b = slots[i] - SHOAL_SLOTS_PREDEFINED;
+        int b = blocks[i] - SHOAL_BLOCKS_PREDEFINED;
         set_free(b, !keep);
         __atomic_store_n(&holder[b], -1, __ATOMIC_RELEASE);
     }
@@ -163,16 +163,16 @@ void shoal_pool_settle(const int *slots, int n, bool keep)
  * and the agreement cells are the team layer's own.  No PE writes into the
  * block any more (destroy's barrier), so nothing can land after the zeroing.
  * Each extension zeroes only what the team used: pages nobody touched stay
- * untouched (a slot's data scratch is most of it). */
+ * untouched (a block's data scratch is most of it). */
 void shoal_pool_release(struct shoal_team *t)
 {
     shoal_team_ext_clear(t);
-    memset(shoal_pool_agree_area(t->slot), 0, shoal_slot_agree_bytes());
-    memset(shoal_pool_last_words(t->slot), 0, SHOAL_PSYNC_ROUNDS * sizeof(uint64_t));
+    memset(shoal_pool_agree_area(t->block), 0, shoal_block_agree_bytes());
+    memset(shoal_pool_last_words(t->block), 0, SHOAL_PSYNC_ROUNDS * sizeof(uint64_t));
     __atomic_thread_fence(__ATOMIC_RELEASE);
     pthread_mutex_lock(&create_lock);
     shoal_team_unlink(t);
-    set_free(t->slot - SHOAL_SLOTS_PREDEFINED, true);
+    set_free(t->block - SHOAL_BLOCKS_PREDEFINED, true);
     pthread_mutex_unlock(&create_lock);
 }
 

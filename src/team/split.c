@@ -1,7 +1,7 @@
 /* Team creation and destruction.
  *
  * Creation is collective over the whole parent: every parent member takes
- * part in the slot agreement (slot_agree.c), members of a new team naming
+ * part in the block agreement (block_agree.c), members of a new team naming
  * the pool blocks they have in use and the others naming none, so the union
  * is exactly "busy at some member" and every parent member sees the same
  * answer: success and failure are identical on all PEs.  The agreement also
@@ -28,7 +28,7 @@
 
 /* Lowest n clear bits of busy (only the SHMEM_TEAMS_MAX valid ones) as pool
  * blocks; returns how many were found. */
-static int lowest_free(const uint64_t *busy, int n, int *slots)
+static int lowest_free(const uint64_t *busy, int n, int *blocks)
 {
     int found = 0;
     for (int w = 0; w < shoal_pool_words() && found < n; w++)
@@ -36,7 +36,7 @@ static int lowest_free(const uint64_t *busy, int n, int *slots)
             long b = (long)w * 64 + __builtin_ctzll(free_bits);
             if (b >= shoal_cfg.teams_max)
                 break;
-            slots[found++] = SHOAL_SLOTS_PREDEFINED + (int)b;
+            blocks[found++] = SHOAL_BLOCKS_PREDEFINED + (int)b;
         }
     return found;
 }
@@ -58,13 +58,13 @@ static void set_membership(struct shoal_team *t, const struct shoal_team *parent
     shoal_team_set_members(t, world, s->n_pes);
 }
 
-static struct shoal_team *build(const struct shoal_team *parent, const struct shoal_team_spec *s, int slot)
+static struct shoal_team *build(const struct shoal_team *parent, const struct shoal_team_spec *s, int block)
 {
     struct shoal_team *t = calloc(1, sizeof *t);
     set_membership(t, parent, s);
     t->my_pe = s->my_pe;
-    t->slot = slot;
-    t->psync = shoal_pool_psync(slot);
+    t->block = block;
+    t->psync = shoal_pool_psync(block);
     t->num_contexts = s->num_contexts;
     t->all_local = shoal_team_all_reachable(t);
     shoal_pool_lock();
@@ -76,7 +76,7 @@ static struct shoal_team *build(const struct shoal_team *parent, const struct sh
 static void report_exhausted(const struct shoal_team *parent, int wanted, const char *routine)
 {
     if (SHOAL_DEBUG_ON && parent->my_pe == 0)
-        shoal_warn(routine, "out of teams: the new team%s need%s %d pSync block%s free on all %s members, and "
+        shoal_warn(routine, "out of teams: the new team%s need%s %d pSync slot%s free on all %s members, and "
                    "SHMEM_TEAMS_MAX=%ld teams may exist at once (destroy teams no longer needed, or raise "
                    "SHMEM_TEAMS_MAX); the call fails on every PE of the parent team",
                    wanted > 1 ? "s" : "", wanted > 1 ? "" : "s", wanted, wanted > 1 ? "s" : "",
@@ -86,8 +86,8 @@ static void report_exhausted(const struct shoal_team *parent, int wanted, const 
 /* One round: agree on the lowest blocks free at every member, hold mine
  * tentatively, and (when threads may create teams at once) agree on
  * whether every member could.  Returns 1 (done,
- * slots kept), 0 (a conflict somewhere: try again) or -1 (too few free). */
-static int claim_round(struct shoal_team *parent, int n, const struct shoal_team_spec *specs, int *slots,
+ * blocks kept), 0 (a conflict somewhere: try again) or -1 (too few free). */
+static int claim_round(struct shoal_team *parent, int n, const struct shoal_team_spec *specs, int *blocks,
                        uint64_t *busy)
 {
     int w = shoal_pool_words(), mine[n], n_mine = 0;
@@ -95,17 +95,17 @@ static int claim_round(struct shoal_team *parent, int n, const struct shoal_team
     for (int i = 0; i < n; i++)
         if (specs[i].n_pes > 0 && n_mine++ == 0)
             shoal_pool_busy(busy);
-    shoal_slot_agree(parent, busy);
-    if (lowest_free(busy, n, slots) < n)
+    shoal_block_agree(parent, busy);
+    if (lowest_free(busy, n, blocks) < n)
         return -1;
     n_mine = 0;
     for (int i = 0; i < n; i++)
         if (specs[i].n_pes > 0)
-            mine[n_mine++] = slots[i];
-    bool held = shoal_pool_try_claim(mine, n_mine, parent->slot), all_held = held;
+            mine[n_mine++] = blocks[i];
+    bool held = shoal_pool_try_claim(mine, n_mine, parent->block), all_held = held;
     if (shoal.thread_level >= 3) {   /* SHMEM_THREAD_MULTIPLE: another thread may have got one */
         memset(busy, held ? 0 : 0xff, w * sizeof *busy);
-        shoal_slot_agree(parent, busy);
+        shoal_block_agree(parent, busy);
         all_held = busy[0] == 0;
     }
     shoal_pool_settle(mine, n_mine, all_held);
@@ -116,10 +116,10 @@ int shoal_team_create(struct shoal_team *parent, int n, const struct shoal_team_
                       struct shoal_team **out, const char *routine)
 {
     uint64_t *busy = calloc(shoal_pool_words() + 1, sizeof *busy);
-    int slots[n], rc;
+    int blocks[n], rc;
     for (int i = 0; i < n; i++)
         out[i] = NULL;
-    while ((rc = claim_round(parent, n, specs, slots, busy)) == 0)
+    while ((rc = claim_round(parent, n, specs, blocks, busy)) == 0)
         sched_yield();   /* another creation on this PE got a block first */
     free(busy);
     if (rc < 0) {
@@ -128,14 +128,14 @@ int shoal_team_create(struct shoal_team *parent, int n, const struct shoal_team_
     }
     for (int i = 0; i < n; i++)
         if (specs[i].n_pes > 0)
-            out[i] = build(parent, &specs[i], slots[i]);
+            out[i] = build(parent, &specs[i], blocks[i]);
     return 0;
 }
 
 static void last_barrier(struct shoal_team *t)
 {
     static const uint64_t one = 1;
-    uint64_t *words = shoal_pool_last_words(t->slot);
+    uint64_t *words = shoal_pool_last_words(t->block);
     for (int k = 0, d = 1; d < t->n_pes; k++, d <<= 1) {
         int to = shoal_team_pe(t, (int)(((long)t->my_pe + d) % t->n_pes));
         shoal_amo(&shoal_ctx_default, SHOAL_AMO_SET, 8, &words[k], NULL, &one, NULL, to, false);

@@ -10,7 +10,7 @@
  * tag and can tell a late entry from a stale one, even when a PE of another
  * parent is already writing for a later split.  A sender cannot overwrite an
  * entry unread: its next entry to me belongs to a later split, which it
- * reaches only after the slot agreement of this one, where I arrive only
+ * reaches only after the block agreement of this one, where I arrive only
  * after reading.  O(P) messages per PE; colour splits are rare. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -38,10 +38,10 @@ static void ensure_counters(void)
 static void exchange(struct shoal_team *parent, uint64_t mine, uint64_t *all)
 {
     uint64_t *area = shoal_pool_color_area();
-    uint64_t *slot = area + 2 * (size_t)shoal.my_pe;   /* my entry: tag, payload */
+    uint64_t *block = area + 2 * (size_t)shoal.my_pe;   /* my entry: tag, payload */
     for (int i = 0; i < parent->n_pes; i++) {
         int pe = shoal_team_pe(parent, i);
-        shoal_put_signal(&shoal_ctx_default, slot + 1, &mine, sizeof mine, slot, ++sent[pe], SHOAL_SIG_SET,
+        shoal_put_signal(&shoal_ctx_default, block + 1, &mine, sizeof mine, block, ++sent[pe], SHOAL_SIG_SET,
                          pe, false);
     }
     for (int i = 0; i < parent->n_pes; i++) {

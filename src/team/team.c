@@ -63,12 +63,12 @@ void shoal_team_set_members(struct shoal_team *t, int *world, int n)
 
 /* ---- predefined teams ---- */
 
-static void predefined(struct shoal_team *t, int slot, int *world, int n)
+static void predefined(struct shoal_team *t, int block, int *world, int n)
 {
-    *t = (struct shoal_team){.slot = slot, .predefined = true, .num_contexts = INT_MAX};
+    *t = (struct shoal_team){.block = block, .predefined = true, .num_contexts = INT_MAX};
     shoal_team_set_members(t, world, n);
     t->my_pe = shoal_team_index_of(t, shoal.my_pe);
-    t->psync = shoal_pool_psync(slot);
+    t->psync = shoal_pool_psync(block);
     t->all_local = shoal_team_all_reachable(t);
 }
 
@@ -100,11 +100,11 @@ static bool is_leader(int pe)
     return true;
 }
 
-static void make_predefined(struct shoal_team *t, int slot, bool (*keep)(int pe))
+static void make_predefined(struct shoal_team *t, int block, bool (*keep)(int pe))
 {
     int n;
     int *list = select_pes(keep, &n);
-    predefined(t, slot, list, n);
+    predefined(t, block, list, n);
 }
 
 static void free_contexts(struct shoal_team *t)
@@ -140,10 +140,10 @@ void shoal_team_unlink(struct shoal_team *t)
 void shoal_teams_init(void)
 {
     shoal_pool_init();
-    make_predefined(&shoal_team_world, SHOAL_SLOT_WORLD, is_world);
-    make_predefined(&shoal_team_shared, SHOAL_SLOT_SHARED, is_load_store);
-    make_predefined(&shoal_team_host, SHOAL_SLOT_HOST, is_my_host);
-    make_predefined(&leaders, SHOAL_SLOT_LEADERS, is_leader);
+    make_predefined(&shoal_team_world, SHOAL_BLOCK_WORLD, is_world);
+    make_predefined(&shoal_team_shared, SHOAL_BLOCK_SHARED, is_load_store);
+    make_predefined(&shoal_team_host, SHOAL_BLOCK_HOST, is_my_host);
+    make_predefined(&leaders, SHOAL_BLOCK_LEADERS, is_leader);
     shoal_team_leaders_handle = leaders.my_pe >= 0 ? &leaders : NULL;
     live_head = NULL;
 }

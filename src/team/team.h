@@ -4,12 +4,12 @@
  *
  * The pool (pool.c) is an array of blocks in internal symmetric memory, one
  * block per team that may exist at once: SHOAL_PSYNC_PER_TEAM pSync slots
- * followed by the scratch of the slot agreement (slot_agree.c).  A slot
+ * followed by the scratch of the block agreement (block_agree.c).  A slot
  * holds the areas of the team extensions (team_ext.c): the layers above
  * (collectives, split-phase barriers) keep their per-team symmetric scratch
  * and private state there without this layer knowing them.  Blocks 0..3
  * belong to the predefined teams; the other SHMEM_TEAMS_MAX blocks are handed
- * out at creation by an AND-reduction over an availability bitmask. */
+ * out at creation by an OR-reduction of the members' busy bits (block_agree.c). */
 #ifndef SHOAL_TEAM_H
 #define SHOAL_TEAM_H
 
@@ -50,8 +50,8 @@ extern size_t shoal_team_slot_bytes;
 
 /* Pool blocks of the predefined teams; user teams get the blocks after them. */
 enum {
-    SHOAL_SLOT_WORLD, SHOAL_SLOT_SHARED, SHOAL_SLOT_HOST, SHOAL_SLOT_LEADERS,
-    SHOAL_SLOTS_PREDEFINED
+    SHOAL_BLOCK_WORLD, SHOAL_BLOCK_SHARED, SHOAL_BLOCK_HOST, SHOAL_BLOCK_LEADERS,
+    SHOAL_BLOCKS_PREDEFINED
 };
 
 /* Member lookup of a non-triplet team: (world PE, index) sorted by world PE. */
@@ -71,9 +71,9 @@ struct shoal_team {
     void *ext_state[SHOAL_TEAM_EXT_MAX];   /* each extension's private per-team state */
 
     /* Team layer's own. */
-    int slot;               /* pool block; the same on every member */
+    int block;              /* pool block; the same on every member */
     bool predefined;        /* WORLD, SHARED, HOST, LEADERS: the user never destroys these */
-    uint64_t agree_epoch;   /* slot agreements run with this team as parent; only grows */
+    uint64_t agree_epoch;   /* block agreements run with this team as parent; only grows */
     struct shoal_team_rank *by_world;   /* non-triplet teams: sorted lookup for translate */
     int ctx_lock;           /* guards the context list (a spin lock: held for a few stores) */
     int n_ctx, ctx_cap;

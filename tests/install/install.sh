@@ -15,6 +15,12 @@ for f in bin/oshcc bin/oshc++ bin/oshrun bin/oshinfo include/shmem.h include/shm
          include/mpp/shmem.h include/mpp/shmemx.h; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
+# The include directory holds the public headers and nothing else (it once
+# received the build directory's CMakeFiles/, Makefile, cmake_install.cmake).
+want="mpp/shmem.h mpp/shmemx.h pshmem.h shmem.h shmemx.h"
+got=$(cd "$prefix/include" && find . -mindepth 1 ! -type d | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
+[ "$got" = "$want" ] || { echo "FAIL: installed include/ holds '$got', want '$want'"; exit 1; }
+echo "ok: include/ holds only the headers"
 libdir=$(dirname "$(find "$prefix" -name 'libshoal.so' | head -n1)")
 [ -f "$libdir/libshoal.a" ] || { echo "FAIL: libshoal.a not installed"; exit 1; }
 

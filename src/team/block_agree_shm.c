@@ -1,4 +1,4 @@
-/* Slot agreement for parents whose members all share memory: one OR
+/* Block agreement for parents whose members all share memory: one OR
  * accumulator and an arrival counter in the parent's pool block on its first
  * member.  Each member ORs its busy bits in and counts itself; the last to
  * arrive copies the union out, clears the accumulator for the next
@@ -17,15 +17,15 @@ struct agree_shm {
     uint64_t words[];    /* acc[2][w], then result[2][w] */
 };
 
-size_t shoal_slot_agree_shm_bytes(void)
+size_t shoal_block_agree_shm_bytes(void)
 {
     return sizeof(struct agree_shm) + 4 * (size_t)shoal_pool_words() * sizeof(uint64_t);
 }
 
-void shoal_slot_agree_shm(struct shoal_team *parent, uint64_t *busy, uint64_t epoch)
+void shoal_block_agree_shm(struct shoal_team *parent, uint64_t *busy, uint64_t epoch)
 {
     int w = shoal_pool_words(), p = (int)(epoch & 1);
-    struct agree_shm *a = shoal_ptr(shoal_pool_agree_area(parent->slot), shoal_team_pe(parent, 0));
+    struct agree_shm *a = shoal_ptr(shoal_pool_agree_area(parent->block), shoal_team_pe(parent, 0));
     uint64_t *acc = a->words + p * w, *result = a->words + (2 + p) * w;
     for (int i = 0; i < w; i++)
         if (busy[i])

@@ -1,4 +1,4 @@
-/* Slot agreement by dissemination: in round k member i sends what it has so
+/* Block agreement by dissemination: in round k member i sends what it has so
  * far to member i + 2^k and ORs in what member i - 2^k sent; after
  * ceil(log2 P) rounds every member holds the OR of all, for any P (OR is
  * idempotent, so the overlapping coverage of a non-power-of-two P does no
@@ -21,7 +21,7 @@ static int max_rounds(void)
     return k;
 }
 
-size_t shoal_slot_agree_dissem_bytes(void)
+size_t shoal_block_agree_dissem_bytes(void)
 {
     return (size_t)max_rounds() * 2 * (1 + shoal_pool_words()) * sizeof(uint64_t);
 }
@@ -29,10 +29,10 @@ size_t shoal_slot_agree_dissem_bytes(void)
 /* Cell of round k for epoch parity p: flag, then the bitmask words. */
 static uint64_t *cell(struct shoal_team *parent, int k, int p)
 {
-    return shoal_pool_agree_area(parent->slot) + (size_t)(k * 2 + p) * (1 + shoal_pool_words());
+    return shoal_pool_agree_area(parent->block) + (size_t)(k * 2 + p) * (1 + shoal_pool_words());
 }
 
-void shoal_slot_agree_dissem(struct shoal_team *parent, uint64_t *busy, uint64_t epoch)
+void shoal_block_agree_dissem(struct shoal_team *parent, uint64_t *busy, uint64_t epoch)
 {
     int n = parent->n_pes, me = parent->my_pe, w = shoal_pool_words();
     for (int k = 0, d = 1; d < n; k++, d <<= 1) {

@@ -1,13 +1,13 @@
-/* Slot agreement: every parent member contributes the pool blocks it has in
+/* Block agreement: every parent member contributes the pool blocks it has in
  * use, and every member learns the union, so all pick the same free block
  * (the paper's §IV-C AND-reduction over the availability bitmask, done
  * here as an OR over its complement so that zeroed memory is the identity).
  *
  * Two algorithms, each in its own file:
- *   slot_agree_shm.c     parents whose members all share memory: one OR
+ *   block_agree_shm.c     parents whose members all share memory: one OR
  *                        accumulator and an arrival counter on the parent's
  *                        first PE; each member waits once.
- *   slot_agree_dissem.c  any parent, over shared memory or the network:
+ *   block_agree_dissem.c  any parent, over shared memory or the network:
  *                        dissemination, ceil(log2 P) rounds of puts.
  * SHOAL_TEAM_AGREE=auto|shm|dissem picks (see use_shm).  The time spent
  * here is what the team-creation benchmark reports. */
@@ -25,9 +25,9 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-size_t shoal_slot_agree_bytes(void)
+size_t shoal_block_agree_bytes(void)
 {
-    size_t a = shoal_slot_agree_shm_bytes(), b = shoal_slot_agree_dissem_bytes();
+    size_t a = shoal_block_agree_shm_bytes(), b = shoal_block_agree_dissem_bytes();
     return a > b ? a : b;
 }
 
@@ -44,16 +44,16 @@ static bool use_shm(const struct shoal_team *parent)
     return !strcmp(choice, "shm") || shoal.oversubscribed || parent->n_pes > 8;
 }
 
-void shoal_slot_agree(struct shoal_team *parent, uint64_t *busy)
+void shoal_block_agree(struct shoal_team *parent, uint64_t *busy)
 {
     if (parent->n_pes == 1)
         return;
     double t0 = now();
     uint64_t epoch = ++parent->agree_epoch;
     if (use_shm(parent))
-        shoal_slot_agree_shm(parent, busy, epoch);
+        shoal_block_agree_shm(parent, busy, epoch);
     else
-        shoal_slot_agree_dissem(parent, busy, epoch);
+        shoal_block_agree_dissem(parent, busy, epoch);
     __atomic_fetch_add(&bitmask_ns, (uint64_t)((now() - t0) * 1e9), __ATOMIC_RELAXED);
 }
 
