@@ -16,7 +16,7 @@
 #include "boot.h"
 #include "pmi_wire.h"
 
-static struct pmi_wire wire = {"PMI-1", -1, -1, "", 0};
+static struct pmi_wire wire = {.proto = "PMI-1", .fd = -1, .rank = -1};
 static int n_ranks;
 static char kvsname[256];
 static size_t keylen_max = 32, vallen_max = 64;
@@ -62,7 +62,7 @@ static void port_handshake(void)
 static void finalize_at_exit(void)
 {
     char reply[256];
-    if (wire.fd >= 0)
+    if (wire.fd >= 0 && !pmi_wire_taken(&wire))   /* MPI_Finalize may have said it for this process */
         request("cmd=finalize\n", "finalize_ack", reply, sizeof reply);
     wire.fd = -1;
 }
@@ -71,7 +71,7 @@ static int pmi_init(int *rank, int *size)
 {
     if (wire.fd < 0) {
         char reply[1024], v[64];
-        if (!getenv("PMI_RANK") || (wire.fd = pmi_wire_open()) < 0) {
+        if (!getenv("PMI_RANK") || pmi_wire_open(&wire) < 0) {
             fprintf(stderr, "Shoal error: shmem_init: PMI-1: no process manager to talk to (PMI_RANK=%s, "
                             "PMI_FD=%s, PMI_PORT=%s); start the program with mpiexec.hydra or srun --mpi=pmi2\n",
                     getenv("PMI_RANK"), getenv("PMI_FD"), getenv("PMI_PORT"));
@@ -102,6 +102,12 @@ static int pmi_init(int *rank, int *size)
 static void pmi_barrier(void)
 {
     char reply[256];
+    /* MPI_Finalize took the shared connection (see pmi_wire_taken): the
+     * barriers still asked for are shmem_finalize's, which has already
+     * synchronized every PE over Shoal's own transports (a team barrier
+     * after quiet), so going on is safe. */
+    if (pmi_wire_taken(&wire))
+        return;
     request("cmd=barrier_in\n", "barrier_out", reply, sizeof reply);
 }
 

@@ -28,7 +28,7 @@
 #include "boot.h"
 #include "pmi_wire.h"
 
-static struct pmi_wire wire = {"PMI-2", -1, -1, "", 0};
+static struct pmi_wire wire = {.proto = "PMI-2", .fd = -1, .rank = -1};
 static int n_ranks;
 static char jobid[256];
 
@@ -139,7 +139,7 @@ static void full_init(void)
 static void finalize_at_exit(void)
 {
     char reply[256];
-    if (wire.fd >= 0)
+    if (wire.fd >= 0 && !pmi_wire_taken(&wire))   /* MPI_Finalize may have said it for this process */
         request("cmd=finalize;", "finalize-response", reply, sizeof reply);
     wire.fd = -1;
 }
@@ -147,7 +147,7 @@ static void finalize_at_exit(void)
 static int pmi2_init(int *rank, int *size)
 {
     if (wire.fd < 0) {
-        if (!getenv("PMI_RANK") || (wire.fd = pmi_wire_open()) < 0) {
+        if (!getenv("PMI_RANK") || pmi_wire_open(&wire) < 0) {
             fprintf(stderr, "Shoal error: shmem_init: PMI-2: no process manager to talk to (PMI_RANK=%s, "
                             "PMI_FD=%s, PMI_PORT=%s); start the program with srun --mpi=pmi2 or "
                             "mpiexec.hydra\n", getenv("PMI_RANK"), getenv("PMI_FD"), getenv("PMI_PORT"));
@@ -181,6 +181,12 @@ static bool kvs_lookup(const char *key, char *value, size_t cap)
 static void pmi2_barrier(void)
 {
     char reply[256], none[8];
+    /* MPI_Finalize took the shared connection (see pmi_wire_taken): the
+     * barriers still asked for are shmem_finalize's, which has already
+     * synchronized every PE over Shoal's own transports (a team barrier
+     * after quiet), so going on is safe. */
+    if (pmi_wire_taken(&wire))
+        return;
     request("cmd=kvs-fence;", "kvs-fence-response", reply, sizeof reply);
     if (kvs_lookup("shoal-never-put", none, sizeof none))
         pmi_wire_lost(&wire, "a key nobody puts was found");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,20 +42,31 @@ static int connect_port(const char *hostport)
     return fd;
 }
 
-int pmi_wire_open(void)
+int pmi_wire_open(struct pmi_wire *w)
 {
-    if (getenv("PMI_FD"))
-        return atoi(getenv("PMI_FD"));
-    if (getenv("PMI_PORT"))
-        return connect_port(getenv("PMI_PORT"));
-    return -1;
+    w->fd = getenv("PMI_FD") ? atoi(getenv("PMI_FD")) : getenv("PMI_PORT") ? connect_port(getenv("PMI_PORT")) : -1;
+    struct stat st;
+    if (w->fd >= 0 && fstat(w->fd, &st) == 0) {
+        w->dev = st.st_dev;
+        w->ino = st.st_ino;
+    }
+    return w->fd;
+}
+
+bool pmi_wire_taken(const struct pmi_wire *w)
+{
+    struct stat st;
+    return w->fd >= 0 && (fstat(w->fd, &st) != 0 || st.st_dev != w->dev || st.st_ino != w->ino);
 }
 
 void pmi_wire_send(struct pmi_wire *w, const char *buf, size_t len)
 {
+    if (pmi_wire_taken(w))
+        pmi_wire_lost(w, "the connection was closed by another library of this process (MPI_Finalize?)");
     size_t done = 0;
     while (done < len) {
-        ssize_t n = write(w->fd, buf + done, len - done);
+        /* MSG_NOSIGNAL: a socket another client shut down fails here instead of killing the PE. */
+        ssize_t n = send(w->fd, buf + done, len - done, MSG_NOSIGNAL);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)

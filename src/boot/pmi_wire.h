@@ -7,7 +7,9 @@
 #ifndef SHOAL_PMI_WIRE_H
 #define SHOAL_PMI_WIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct pmi_wire {
     const char *proto;   /* "PMI-1" or "PMI-2", for messages */
@@ -15,13 +17,22 @@ struct pmi_wire {
     int rank;            /* for messages; -1 before the server told it */
     char in[8192];       /* received, not yet consumed */
     size_t inlen;
+    dev_t dev;           /* which socket fd was when opened: another PMI client */
+    ino_t ino;           /* in this process may close it (see pmi_wire_taken) */
 };
 
 /* The process manager went away or answered nonsense: report, end this PE. */
 _Noreturn void pmi_wire_lost(const struct pmi_wire *w, const char *what);
 
-/* The socket from PMI_FD, or a connection to PMI_PORT ("host:port"); -1 if neither works. */
-int pmi_wire_open(void);
+/* w->fd: the socket from PMI_FD, or a connection to PMI_PORT ("host:port");
+ * -1 (returned too) if neither works. */
+int pmi_wire_open(struct pmi_wire *w);
+
+/* True when the connection is gone from under us: under hydra, MPICH's PMI
+ * client shares PMI_FD with ours (an MPI + OpenSHMEM program), and
+ * MPI_Finalize shuts that socket down and closes it.  Nothing can be asked
+ * of the process manager after that. */
+bool pmi_wire_taken(const struct pmi_wire *w);
 
 void pmi_wire_send(struct pmi_wire *w, const char *buf, size_t len);
 

@@ -20,6 +20,12 @@
 static pmix_proc_t me;
 static int n_ranks;
 static bool up;
+/* PMIx was already up when shmem_init came (MPI_Init came first, in an MPI +
+ * OpenSHMEM program): its owner decides when it ends.  Open MPI's
+ * MPI_Finalize must be the last PMIx_Finalize of the process; when a
+ * reference of ours outlives it, PMIx keeps delivering events to handlers
+ * Open MPI has already unloaded (an occasional crash inside MPI_Finalize). */
+static bool borrowed;
 static unsigned gather_seq;   /* each allgather publishes under a fresh key */
 
 static int pmix_detect(void)
@@ -51,15 +57,29 @@ static void finalize_at_exit(void)
     up = false;
 }
 
+/* The owner finalized PMIx (MPI_Finalize came before shmem_finalize). */
+static bool owner_gone(void)
+{
+    return borrowed && !PMIx_Initialized();
+}
+
 static int pmix_init(int *rank, int *size)
 {
+    if (up && owner_gone()) {
+        fprintf(stderr, "Shoal error: shmem_init: MPI_Finalize has ended this process's PMIx connection; "
+                        "call shmem_init before MPI_Finalize\n");
+        return -1;
+    }
     if (!up) {
-        pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+        borrowed = PMIx_Initialized();
+        pmix_status_t rc = PMIx_Init(&me, NULL, 0);   /* borrowed: only to learn who we are */
         if (rc != PMIX_SUCCESS) {
             fprintf(stderr, "Shoal error: shmem_init: PMIx_Init failed (%s); the launcher set PMIX_RANK but "
                             "its PMIx server cannot be reached\n", PMIx_Error_string(rc));
             return -1;
         }
+        if (borrowed)
+            PMIx_Finalize(NULL, 0);   /* gives that reference back at once: the count stays the owner's */
         n_ranks = job_size();
         if (n_ranks <= 0) {
             fprintf(stderr, "Shoal error: shmem_init: the PMIx server did not say the job size "
@@ -67,7 +87,8 @@ static int pmix_init(int *rank, int *size)
             return -1;
         }
         up = true;
-        atexit(finalize_at_exit);
+        if (!borrowed)
+            atexit(finalize_at_exit);
     }
     *rank = (int)me.rank;
     *size = n_ranks;
@@ -112,9 +133,13 @@ static void fence(bool collect)
         shoal_fatal("shmem_init", "PMIx fence failed: %s (did another PE die?)", PMIx_Error_string(w.status));
 }
 
+/* Without PMIx the barriers still asked for are shmem_finalize's, which has
+ * already synchronized every PE over Shoal's own transports (a team barrier
+ * after quiet), so going on is safe. */
 static void pmix_barrier(void)
 {
-    fence(false);
+    if (!owner_gone())
+        fence(false);
 }
 
 static void pmix_allgather(const void *in, void *out, size_t len)
@@ -142,7 +167,7 @@ static void pmix_allgather(const void *in, void *out, size_t len)
 
 static _Noreturn void pmix_abort(int status)
 {
-    if (up) {
+    if (up && !owner_gone()) {
         char msg[96];
         snprintf(msg, sizeof msg, "Shoal: PE %d ended the job with status %d", (int)me.rank, status);
         PMIx_Abort(status, msg, NULL, 0);   /* the launcher kills the other PEs */

@@ -11,6 +11,8 @@
 # launcher is not installed (ctest: skipped), 1 when namespaces cannot be made.
 # --unreachable-host I (1-based) makes host I's PEs publish an address on a
 # link of their own that no other host can route to (failure tests).
+# MH_MPI_BTL: Open MPI's transports (default self: a Shoal program sends no
+# MPI messages; an MPI + OpenSHMEM program needs self,vader,tcp).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 ppn=2,2
@@ -88,7 +90,7 @@ ompi)
     [ "$map" = rr ] && mapping=node
     cmd=(mpirun.openmpi --host "$hosts" -np "$np" --map-by "$mapping" --oversubscribe
          --mca plm_rsh_agent "$agent" --mca plm_rsh_no_tree_spawn 1 --mca oob_tcp_if_include eth0
-         --bind-to none --mca btl self --mca pml ^ucx ${MH_MPIRUN_EXTRA:-} "$@")
+         --bind-to none --mca btl "${MH_MPI_BTL:-self}" --mca pml ^ucx ${MH_MPIRUN_EXTRA:-} "$@")
     ;;
 ompi-oshmem)
     # Open MPI's own OpenSHMEM (the benchmark's peer, bench/multihost): its

@@ -180,18 +180,18 @@ SUMMARY = {
     "shmemx_team_split_color": "Shoal extension: splits a team by color, ordering members by key, like "
                                "MPI_Comm_split; PEs passing SHMEMX_COLOR_UNDEFINED get SHMEM_TEAM_INVALID.",
     "shmemx_wtime": "Shoal extension: wall-clock time in seconds.",
-    "clear_cache_inv": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
-    "set_cache_inv": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
-    "clear_cache_line_inv": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
-    "set_cache_line_inv": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
-    "udcflush": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
-    "udcflush_line": "Deprecated: a no-op kept so that old programs link (caches are coherent).",
-    "shmemx_ibput": "Shoal extension: Sandia OpenSHMEM's name for shmem_ibput (same arguments).",
-    "shmemx_ibget": "Shoal extension: Sandia OpenSHMEM's name for shmem_ibget (same arguments).",
-    "shmemx_signal_add": "Shoal extension: Sandia OpenSHMEM's name for shmem_signal_add (same arguments).",
-    "shmemx_signal_set": "Shoal extension: Sandia OpenSHMEM's name for shmem_signal_set (same arguments).",
-    "shmemx_sum_inscan": "Shoal extension: Sandia OpenSHMEM's name for shmem_sum_inscan (same arguments).",
-    "shmemx_sum_exscan": "Shoal extension: Sandia OpenSHMEM's name for shmem_sum_exscan (same arguments).",
+    "clear_cache_inv": "Deprecated, does nothing: caches are coherent on the machines Shoal runs on.",
+    "set_cache_inv": "Deprecated, does nothing: caches are coherent on the machines Shoal runs on.",
+    "clear_cache_line_inv": "Deprecated, does nothing: caches are coherent on the machines Shoal runs on.",
+    "set_cache_line_inv": "Deprecated, does nothing: caches are coherent on the machines Shoal runs on.",
+    "udcflush": "Deprecated, does nothing: caches are coherent on the machines Shoal runs on.",
+    "udcflush_line": "Deprecated, does nothing: caches are coherent on the machines Shoal runs on.",
+    "shmemx_ibput": "Sandia OpenSHMEM's name for shmem_ibput, kept so programs written for it build.",
+    "shmemx_ibget": "Sandia OpenSHMEM's name for shmem_ibget, kept so programs written for it build.",
+    "shmemx_signal_add": "Sandia OpenSHMEM's name for shmem_signal_add.",
+    "shmemx_signal_set": "Sandia OpenSHMEM's name for shmem_signal_set.",
+    "shmemx_sum_inscan": "Sandia OpenSHMEM's name for shmem_sum_inscan.",
+    "shmemx_sum_exscan": "Sandia OpenSHMEM's name for shmem_sum_exscan.",
     "shmemx_pcntr_get_all": "Shoal extension: Sandia OpenSHMEM's communication counters (operations issued and "
                             "completed by the calling PE), counted when SHOAL_COUNTERS, SHOAL_PROFILE or "
                             "SHOAL_TRACE is set; otherwise they read 0.",
@@ -211,17 +211,22 @@ SAME_PAGE = {"shmemx_barrier_all_test": "shmemx_barrier_all_start",
 
 def family_key(template_name):
     """The family's page: shmem_TYPENAME_put, shmem_putSIZE, shmem_putmem -> shmem_put."""
-    if template_name.startswith("shmemx_") and template_name not in SAME_PAGE:
-        rest = template_name[len("shmemx_"):].replace("TYPENAME_", "").replace("SIZE", "")
-        return "shmemx_" + rest
-    if not template_name.startswith("shmem_"):
-        return SAME_PAGE.get(template_name, template_name)
-    rest = template_name[len("shmem_"):].replace("TYPENAME_", "").replace("SIZE", "")
-    return "shmem_" + re.sub(r"mem(?=_|$)", "", rest)
+    m = re.match(r"^(shmemx?_)(.*)$", template_name)
+    if not m:
+        return template_name
+    rest = m.group(2).replace("TYPENAME_", "").replace("SIZE", "")
+    key = m.group(1) + re.sub(r"mem(?=_|$)", "", rest)
+    return SAME_PAGE.get(key, key)
 
 
-def summary(key):
-    return SUMMARY.get(key[len("shmem_"):] if key.startswith("shmem_") else key)
+def summary(key, chapter):
+    """The family's sentence; a family nobody described yet still gets a page."""
+    text = SUMMARY.get(key[len("shmem_"):] if key.startswith("shmem_") else key)
+    if text is None:
+        print("gen_man: no SUMMARY for %s (src/api/gen/gen_man.py); a generic description is used" % key,
+              file=sys.stderr)
+        text = "One of the %s." % chapter
+    return text
 
 
 class Family:
@@ -339,9 +344,7 @@ def types_table(fam, types):
 
 def render_page(fam, types, see_also, version):
     name = fam.key
-    text = summary(fam.key)
-    if text is None:
-        sys.exit("gen_man: no SUMMARY for routine family %s (src/api/gen/gen_man.py)" % fam.key)
+    text = summary(fam.key, fam.chapter)
     title = re.sub(r"^(Deprecated|Shoal extension): ", "", re.split(r"\.\s", text)[0].rstrip("."))
     lines = ["'\\\" t", '.TH %s 3 "" "Shoal %s" "OpenSHMEM 1.6"' % (roff_escape(name), version),
              ".SH NAME", "%s \\- %s" % (roff_escape(name), roff_escape(title)),
