@@ -27,7 +27,7 @@ void shoal_prof_team_label(const struct shoal_team *t, char *out, size_t len, in
     else if (t == shoal_team_leaders_handle)
         snprintf(out, len, "leaders");
     else
-        snprintf(out, len, "team%d", t->slot);   /* the slot is the same on every member */
+        snprintf(out, len, "team%d", t->block);   /* the pool block is the same on every member */
 }
 
 static void write_targets(FILE *f)
