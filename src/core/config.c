@@ -52,14 +52,15 @@ int shoal_parse_size(const char *text, size_t *out)
     return 0;
 }
 
-/* A whole decimal (or 0x hex) number: 0; not one: -1; beyond a long: -2. */
+/* A whole decimal number: 0; not one: -1; beyond a long: -2.  Base 10
+ * only: a leading 0 is not octal. */
 static int parse_long(const char *text, long *out)
 {
     char *end;
     if (!*text || isspace((unsigned char)*text))
         return -1;
     errno = 0;
-    *out = strtol(text, &end, 0);
+    *out = strtol(text, &end, 10);
     return *end ? -1 : errno ? -2 : 0;
 }
 
@@ -144,11 +145,12 @@ static void load_int(long *field, size_t i)
         v = NULL;
     long lo, hi, x;
     range_of(r, parse_long_any, &lo, &hi);
+    if (parse_long(v ? v : r->def, field) == 0 && *field >= lo && *field <= hi)
+        return;
     char what[160];
     snprintf(what, sizeof what, "is %s: give a whole number from %ld to %ld",
-             v && parse_long(v, &x) != -1 ? "out of range" : "not an integer", lo, hi);
-    if (parse_long(v ? v : r->def, field) != 0 || *field < lo || *field > hi)
-        reject(r, v, what);
+             parse_long(v, &x) == -1 ? "not an integer" : "out of range", lo, hi);
+    reject(r, v, what);
 }
 
 static void load_size(size_t *field, size_t i)
@@ -159,14 +161,14 @@ static void load_size(size_t *field, size_t i)
         v = NULL;
     size_t lo, hi, x;
     range_of(r, parse_size_any, &lo, &hi);
-    const char *lo_text = r->valid, *hi_text = strstr(r->valid, "..") + 2;
+    if (shoal_parse_size(v ? v : r->def, field) == 0 && *field >= lo && *field <= hi)
+        return;
+    const char *dots = strstr(r->valid, "..");
     char what[256];
     snprintf(what, sizeof what, "is %s: give %.*s to %s bytes as digits, an optional fraction and one "
-             "of k, m, g, t (512m, 1.5g)",
-             v && shoal_parse_size(v, &x) == 0 ? "out of range" : "not a size",
-             (int)(hi_text - 2 - lo_text), lo_text, hi_text);
-    if (shoal_parse_size(v ? v : r->def, field) != 0 || *field < lo || *field > hi)
-        reject(r, v, what);
+             "of k, m, g, t (512m, 1.5g)", shoal_parse_size(v, &x) != 0 ? "not a size" : "out of range",
+             (int)(dots - r->valid), r->valid, dots + 2);
+    reject(r, v, what);
 }
 
 static void load_str(const char **field, size_t i)

@@ -15,7 +15,7 @@ import jobwatch  # noqa: E402
 oshrun, prog, env_def = sys.argv[1:4]
 rows = re.findall(r'^SHOAL_ENV\((\w+),\s*(\w+),\s*\w+,\s*"([^"]*)",\s*"([^"]*)"', open(env_def).read(), re.M)
 BAD_TEXT = ["abc", "12abc", " 5", "5 ", "1.5.2"]
-BAD_INT = BAD_TEXT + ["1.5", "1e3", "99999999999999999999999", "-99999999999999999999999"]
+BAD_INT = BAD_TEXT + ["1.5", "1e3", "0x10", "99999999999999999999999", "-99999999999999999999999"]
 BAD_SIZE = BAD_TEXT + ["0", "-1", "-5m", "1e3", "5 m", "0x10", "m", "18446744073709551615",
                        "99999999999999999999t", "1.5x"]
 
