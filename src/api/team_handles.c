@@ -98,8 +98,11 @@ void shoal_api_team_drop(struct shoal_team *t)
 void shoal_api_teams_forget(void)
 {
     pthread_mutex_lock(&set_lock);
-    if (current)
-        __atomic_store_n(&current, rebuilt("shmem_finalize", NULL, current->mask + 1), __ATOMIC_RELEASE);
+    if (current) {
+        struct handle_set *empty = rebuilt("shmem_finalize", NULL, current->mask + 1);
+        empty->older = current;   /* still reachable: a lookup may be reading it */
+        __atomic_store_n(&current, empty, __ATOMIC_RELEASE);
+    }
     pthread_mutex_unlock(&set_lock);
 }
 
