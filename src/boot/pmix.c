@@ -136,6 +136,10 @@ static void fence(bool collect)
 /* Without PMIx the barriers still asked for are shmem_finalize's, which has
  * already synchronized every PE over Shoal's own transports (a team barrier
  * after quiet), so going on is safe. */
+/* After the owner's PMIx_Finalize, shmem_finalize synchronizes over Shoal's
+ * own transports instead (see shoal_boot_barrier_lost). */
+static int pmix_barrier_lost(void) { return owner_gone(); }
+
 static void pmix_barrier(void)
 {
     if (!owner_gone())
@@ -180,5 +184,5 @@ static void pmix_fini(void)
 }
 
 const struct shoal_boot shoal_boot_pmix = {
-    "pmix", pmix_detect, pmix_init, pmix_allgather, pmix_barrier, pmix_abort, pmix_fini,
+    "pmix", pmix_detect, pmix_init, pmix_allgather, pmix_barrier, pmix_abort, pmix_fini, pmix_barrier_lost,
 };

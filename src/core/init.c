@@ -255,6 +255,18 @@ void shoal_finalize(void)
     finalize_step(false);
 }
 
+/* Every PE's network traffic has reached its target when this returns.
+ * The launcher's barrier when we still have it; when MPI_Finalize closed
+ * the connection we shared with MPI, a world barrier over Shoal's own
+ * transports (its own messages are consumed by their targets inside it). */
+static void last_synchronization(void)
+{
+    if (shoal_boot_barrier_lost())
+        shoal_team_barrier(&shoal_team_world);
+    else
+        shoal_boot_barrier();
+}
+
 static void finalize_step(bool at_exit)
 {
     if (shoal.init_count == 0)
@@ -267,9 +279,11 @@ static void finalize_step(bool at_exit)
     if (--shoal.init_count > 0)
         return;
     shoal_prof_finalize();   /* every way to finalize (explicit, at exit) writes the profile */
+    shoal_ofi_quiet_all();   /* peers answer: none has passed the synchronization below */
+    last_synchronization();
     shoal_coll_fini();
     shoal_teams_fini();
-    shoal_ofi_fini();       /* completes every PE's network traffic first; no-op on one host */
+    shoal_ofi_fini();
     shoal_boot_barrier();   /* nobody touches a peer's memory past here */
     for (int pe = 0; pe < shoal.n_pes; pe++)
         for (int s = 0; s < SHOAL_NSEGS; s++)

@@ -39,7 +39,12 @@ extern const struct shoal_remote_ops *shoal_remote;
  * job spans hosts: it installs shoal_remote and sets shoal.amo_via_network;
  * it reports any failure itself and returns 0. */
 int shoal_ofi_init(void);
-void shoal_ofi_fini(void);   /* collective; nothing when the transport is not up */
+/* Finalize in two steps around the last synchronization (core/init.c):
+ * quiet_all completes this PE's traffic, which peers serve until they pass
+ * that synchronization; fini then closes without talking to anyone.
+ * Both do nothing when the transport is not up. */
+void shoal_ofi_quiet_all(void);
+void shoal_ofi_fini(void);
 /* A context's own network endpoint (ctx->net), for the contexts layer: call
  * create when a context is made and destroy (after its quiet) when it goes.
  * Both are cheap no-ops when the job is on one host. */

@@ -114,6 +114,7 @@ extern struct shoal_ofi shoal_ofi;
 
 /* ofi_init.c */
 int shoal_ofi_init(void);
+void shoal_ofi_quiet_all(void);
 void shoal_ofi_fini(void);
 
 /* ofi_ep.c */

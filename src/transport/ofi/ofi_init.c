@@ -213,13 +213,18 @@ int shoal_ofi_init(void)
     return 0;
 }
 
-void shoal_ofi_fini(void)
+void shoal_ofi_quiet_all(void)
 {
     if (!shoal_ofi.domain)
         return;
     for (struct shoal_ofi_ep *e = shoal_ofi.eps; e; e = e->next)
         shoal_ofi_quiet_ep(e, "shmem_finalize");
-    shoal_boot_barrier();   /* every PE's last operations have reached their targets */
+}
+
+void shoal_ofi_fini(void)
+{
+    if (!shoal_ofi.domain)
+        return;
     shoal_ofi_progress_stop();
     shoal_ofi_connect_fini();
     shoal_remote = NULL;
