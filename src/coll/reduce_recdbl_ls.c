@@ -30,6 +30,8 @@ static void left_computes(const struct coll_call *c, const struct coll_reduce *r
             cc_put(c, partner, a, a, bytes);
         }
     }
+    if (!theirs)
+        shoal_fence(COLL_CTX);   /* the signal after the data: a provider may reorder them */
     cc_signal(c, partner, done_flag);
 }
 
