@@ -76,8 +76,10 @@ static void merged_middle(const struct coll_call *c, const struct coll_reduce *r
     reduce_part(c, r, m, g, first);
     if (c->shm)
         memcpy(shoal_ptr(a, cc_pe(c, m)), a, bytes);
-    else
+    else {
         cc_put(c, m, a, a, bytes);
+        shoal_fence(COLL_CTX);   /* before the done signal: a provider may reorder them */
+    }
 }
 
 void reduce_rsag(const struct coll_call *c, const struct coll_reduce *r)
