@@ -5,6 +5,8 @@
  * teams just copy. */
 #include "coll_internal.h"
 
+struct shoal_ctx shoal_coll_ctx = {.team = &shoal_team_world, .awaited = true};
+
 enum { ACTIVE_MIN_WRK = 16 };   /* SHMEM_REDUCE_MIN_WRKDATA_SIZE */
 
 /* Below this many bytes recursive doubling exchanges copies through

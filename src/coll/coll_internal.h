@@ -103,7 +103,10 @@ SHOAL_INLINE int cc_pe(const struct coll_call *c, int i)
     return c->members ? c->members[i] : c->start + i * c->stride;
 }
 
-#define COLL_CTX (&shoal_ctx_default)
+/* The collectives' context: the default endpoint, but their signals are
+ * awaited by their targets, so no quiet pays a round trip for them. */
+extern struct shoal_ctx shoal_coll_ctx;
+#define COLL_CTX (&shoal_coll_ctx)
 
 /* Tell member i one more thing happened on its flag idx. */
 SHOAL_INLINE void cc_signal(const struct coll_call *c, int i, int idx)

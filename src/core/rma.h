@@ -16,6 +16,10 @@ struct shoal_ctx {
     /* A context of SHMEM_TEAM_SHARED: an atomicity domain of its own, all on
      * this host, so its AMOs may use CPU atomics (set by the API layer). */
     bool host_atomics;
+    /* Every AMO and signal on this context is awaited by its target within
+     * the same call (the collectives' flags): the target's wait confirms it,
+     * so the transport need not (a quiet does not flush them). */
+    bool awaited;
 };
 extern struct shoal_ctx shoal_ctx_default;
 

@@ -46,6 +46,27 @@ say "cluster up in $((($(date +%s%N) - start) / 1000000)) ms: $nnodes node(s) ($
     "$(srun --version)"
 deadline=$((SECONDS + ${SLURM_TEST_BUDGET:-240}))   # under ctest's TIMEOUT, so the cluster is always removed
 
+# bounded LIMIT command...: the command on the head, output in $T/out; past
+# LIMIT seconds the stacks of its tasks go to the output (a rare hang must
+# leave evidence), then it is killed.
+bounded() {
+    local limit=$1 pid pe
+    shift
+    "${head_cmd[@]}" "$@" >"$T/out" 2>&1 &
+    pid=$!
+    for _ in $(seq $((limit * 10))); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+    if kill -0 $pid 2>/dev/null; then
+        for pe in $(leftovers); do
+            echo "---- stacks of task process $pe: $(tr '\0' ' ' <"/proc/$pe/cmdline" 2>/dev/null)"
+            timeout 20 gdb -p "$pe" -batch -ex "thread apply all bt 15" 2>/dev/null | grep -E '^(#|Thread)'
+        done >>"$T/out"
+        kill -TERM $pid 2>/dev/null
+        sleep 5
+        kill -KILL $pid 2>/dev/null
+    fi
+    wait $pid
+}
+
 # ---- the checks -------------------------------------------------------------
 # run NAME WANT_STATUS WANT_OUTPUT command...: the command, run on the head,
 # ends within 60 s with that status (or any failure: "nonzero"), its output
@@ -58,7 +79,7 @@ run() {
     [ $limit -gt 60 ] && limit=60
     [ $limit -gt 0 ] || { fail "$name: not run, out of time"; return; }
     local t0=$(date +%s%N)
-    timeout -k 5 $limit "${head_cmd[@]}" "$@" >"$T/out" 2>&1
+    bounded $limit "$@"
     local got=$? ms=$((($(date +%s%N) - t0) / 1000000))
     local ok=1
     if [ "$ms" -ge $((limit * 1000)) ]; then
@@ -74,7 +95,7 @@ run() {
     if [ $ok = 1 ]; then
         echo "ok: $name (status $got, $ms ms)"
     else
-        sed 's/^/    | /' "$T/out" | tail -n 20
+        sed "s/^/    | /" "$T/out" | tail -n 150
     fi
 }
 

@@ -39,6 +39,7 @@ struct shoal_ofi_signal {
     uint64_t sig_off, signal;
     int pe, sig_seg, sig_op;
     bool waiter;        /* a blocking caller waits for `sent`, then frees the record */
+    bool awaited;       /* the signal's context is awaited (see shoal_ctx) */
     char *bounce;       /* the data's copy, or NULL: written from the caller's buffer */
     uint32_t sent;
 };
@@ -151,9 +152,11 @@ void shoal_ofi_am_ep_fini(struct shoal_ofi_ep *e);
 bool shoal_ofi_am_owns(const void *op_context);   /* a completion of one of our receives */
 void shoal_ofi_am_received(void *buf);  /* apply the message, post the buffer again */
 void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
-                      const void *value, const void *cond, int pe, bool nbi);
+                      const void *value, const void *cond, int pe, bool nbi, bool awaited);
 bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int sig_seg,
-                             size_t sig_off, uint64_t signal, int sig_op, int pe);
+                             size_t sig_off, uint64_t signal, int sig_op, int pe, bool awaited);
+/* awaited: the target waits for this message within the same call (a
+ * collective's flag), so it is not flushed by quiet (see shoal_ctx). */
 void shoal_ofi_am_flush(struct shoal_ofi_ep *e, const char *routine);
 struct shoal_ofi_operand *shoal_ofi_operand_slot(struct shoal_ofi_ep *e, const void *value, const void *cond,
                                                  size_t size);

@@ -218,7 +218,7 @@ static void await_answer(struct shoal_ofi_ep *e, const uint32_t *answered, const
 }
 
 void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
-                      const void *value, const void *cond, int pe, bool nbi)
+                      const void *value, const void *cond, int pe, bool nbi, bool awaited)
 {
     struct am_msg m = {.kind = fetch ? AM_FETCH : AM_AMO, .op = (uint8_t)op, .size = (uint8_t)size,
                        .seg = (uint8_t)seg, .from = shoal.my_pe, .off = off};
@@ -229,8 +229,9 @@ void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size,
         memcpy(m.tail, cond, size);
         len += size;
     }
-    if (!fetch) {   /* applied some time after; quiet flushes */
-        mark_dirty(e, pe);
+    if (!fetch) {   /* applied some time after; quiet flushes, unless its target waits for it */
+        if (!awaited)
+            mark_dirty(e, pe);
         send_msg(e, pe, &m, len, "shmem_atomic");
         return;
     }
@@ -257,7 +258,7 @@ static size_t inline_max(void)
 
 /* One message when the data fits in it; false otherwise. */
 bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int sig_seg,
-                             size_t sig_off, uint64_t signal, int sig_op, int pe)
+                             size_t sig_off, uint64_t signal, int sig_op, int pe, bool awaited)
 {
     if (n > inline_max())
         return false;
@@ -265,7 +266,8 @@ bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const 
                        .seg = (uint8_t)(seg | sig_seg << 4), .from = shoal.my_pe, .off = off, .token = sig_off,
                        .value = signal};
     memcpy(m.tail, src, n);
-    mark_dirty(e, pe);
+    if (!awaited)
+        mark_dirty(e, pe);
     send_msg(e, pe, &m, AM_HEADER + n, "shmem_put_signal");
     return true;
 }

@@ -98,7 +98,7 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     if (shoal_ofi.am) {
-        shoal_ofi_am_amo(e, op, size, seg, off, fetch, value, cond, pe, nbi);
+        shoal_ofi_am_amo(e, op, size, seg, off, fetch, value, cond, pe, nbi, ctx && ctx->awaited);
         return;
     }
     struct amo_target t = {shoal_ofi.addr[pe], shoal_ofi_raddr(pe, seg, off), shoal_ofi_key(pe, seg),

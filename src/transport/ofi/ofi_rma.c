@@ -179,7 +179,7 @@ void shoal_ofi_signal_written(struct shoal_ofi_ep *e, void *op_context)
     enum shoal_amo_op op = s->sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET;
     if (s->bounce)
         shoal_ofi_bounce_release(e, s->bounce);
-    shoal_ofi_am_amo(e, op, 8, s->sig_seg, s->sig_off, NULL, &s->signal, NULL, s->pe, false);
+    shoal_ofi_am_amo(e, op, 8, s->sig_seg, s->sig_off, NULL, &s->signal, NULL, s->pe, false, s->awaited);
     bool waiter = s->waiter;
     __atomic_fetch_sub(&e->signals_unsent, 1, __ATOMIC_RELEASE);
     __atomic_store_n(&s->sent, 1, __ATOMIC_RELEASE);
@@ -196,7 +196,7 @@ static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const voi
                            size_t sig_off, uint64_t signal, int sig_op, int pe, bool nbi)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
-    if (shoal_ofi.am && shoal_ofi_am_put_signal(e, seg, off, src, n, sig_seg, sig_off, signal, sig_op, pe))
+    if (shoal_ofi.am && shoal_ofi_am_put_signal(e, seg, off, src, n, sig_seg, sig_off, signal, sig_op, pe, ctx && ctx->awaited))
         return;
     if (!shoal_ofi.am || n > shoal_ofi.max_msg) {
         ofi_put(ctx, seg, off, src, n, pe, nbi);
@@ -207,7 +207,7 @@ static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const voi
     }
     struct shoal_ofi_signal *s = signal_take(e);
     *s = (struct shoal_ofi_signal){.sig_off = sig_off, .signal = signal, .pe = pe, .sig_seg = sig_seg,
-                                   .sig_op = sig_op};
+                                   .sig_op = sig_op, .awaited = ctx && ctx->awaited};
     const void *from = src;
     if (!nbi && n <= SHOAL_OFI_BOUNCE_SIZE && (s->bounce = bounce_take(e))) {
         memcpy(s->bounce, src, n);
