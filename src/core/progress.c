@@ -29,6 +29,7 @@ struct hook_table {
 static const struct hook_table no_hooks;
 static const struct hook_table *current = &no_hooks;
 int shoal_progress_n;   /* current->n, read by shoal_poll without following the pointer */
+int shoal_progress_handover_fd = -1;
 static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int in_progress;   /* a hook that waits must not re-enter the hooks */
 

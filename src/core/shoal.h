@@ -187,6 +187,10 @@ void shoal_progress_add(shoal_progress_fn fn, void *arg);
 void shoal_progress_remove(shoal_progress_fn fn, void *arg);
 void shoal_progress(void);
 extern int shoal_progress_n;   /* fast check: 0 means nothing registered */
+/* An eventfd the network transport's progress thread watches while the PE
+ * polls by itself; a wait writes it before sleeping, so the thread takes
+ * over serving peers at once.  -1 when there is no such thread. */
+extern int shoal_progress_handover_fd;
 SHOAL_INLINE void shoal_poll(void)
 {
     if (SHOAL_UNLIKELY(__atomic_load_n(&shoal_progress_n, __ATOMIC_RELAXED)))

@@ -34,6 +34,18 @@
  * comes only after ~0.3 ms of yields. */
 enum { YIELDS_BEFORE_SLEEP = 256 };
 
+/* A PE of a job across hosts is the one that applies its peers' messages
+ * while it waits (its progress thread only takes over once it sleeps, a
+ * thread wake later).  Where its machine has a core for every PE it keeps
+ * polling, as MPI libraries do, for ~0.1 s of yields before sleeping:
+ * remote operations aimed at it are then answered in one network latency. */
+enum { NET_YIELDS_BEFORE_SLEEP = 65536 };
+
+static unsigned yields_before_sleep(void)
+{
+    return shoal_remote && !shoal.oversubscribed ? NET_YIELDS_BEFORE_SLEEP : YIELDS_BEFORE_SLEEP;
+}
+
 static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
 {
     return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
@@ -80,6 +92,17 @@ static void look_at_doorbell(struct shoal_waiter *w, struct shoal_pe_ctl *c)
     fence_writers();
 }
 
+/* The progress thread serves peers while we sleep: wake it now, not at its
+ * next look (see shoal_progress_handover_fd). */
+static void hand_over(void)
+{
+    int fd = __atomic_load_n(&shoal_progress_handover_fd, __ATOMIC_ACQUIRE);
+    uint64_t one = 1;
+    if (fd >= 0 && write(fd, &one, sizeof one) < 0) {
+        /* full (never, at 2^64 - 2) or closed at finalize: the thread's own look still comes */
+    }
+}
+
 static unsigned spin_limit(void)
 {
     return shoal.oversubscribed ? 20 : (unsigned)shoal_cfg.wait_spin;
@@ -95,7 +118,7 @@ void shoal_waiter_pause(struct shoal_waiter *w)
         shoal_cpu_relax();
         return;
     }
-    if (w->n < spins + YIELDS_BEFORE_SLEEP || !shoal.my_ctl) {
+    if (w->n < spins + yields_before_sleep() || !shoal.my_ctl) {
         w->n++;
         sched_yield();
         return;
@@ -105,6 +128,7 @@ void shoal_waiter_pause(struct shoal_waiter *w)
         /* Announce the sleep, then let the caller re-check its condition: a
          * writer either sees sleepers > 0 or wrote before that re-check. */
         __atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
+        hand_over();
         w->armed = true;
         w->rearm = true;
     }

@@ -25,6 +25,7 @@
 static pthread_t thread;
 static bool thread_running;
 static int stop_fd = -1;
+static int handover_fd = -1;   /* shoal_progress_handover_fd while the thread runs */
 
 _Noreturn void shoal_ofi_failed(const char *routine, int pe, const char *what, int err)
 {
@@ -201,6 +202,22 @@ static bool stop_requested(struct pollfd *stop, const struct timespec *timeout)
     return ppoll(stop, 1, timeout, NULL) > 0 && (stop->revents & POLLIN);
 }
 
+/* Standing back: sleep until the PE hands over (it is about to sleep), or
+ * the look interval passes; false when asked to stop. */
+static bool stand_back(int stop, const struct timespec *timeout)
+{
+    struct pollfd fds[2] = {{stop, POLLIN, 0}, {handover_fd, POLLIN, 0}};
+    if (ppoll(fds, 2, timeout, NULL) <= 0)
+        return true;
+    if (fds[0].revents & POLLIN)
+        return false;
+    uint64_t count;
+    if (read(handover_fd, &count, sizeof count) < 0) {
+        /* EAGAIN: another look drained it; nothing to do */
+    }
+    return true;
+}
+
 /* Block until traffic arrives or the interval passes; false when asked to stop. */
 static bool await_traffic(struct pollfd *fds, struct fid **cq, const struct timespec *interval, unsigned *busy)
 {
@@ -224,7 +241,7 @@ static bool await_traffic(struct pollfd *fds, struct fid **cq, const struct time
  * it does not watch the traffic (every arrival would wake it for nothing);
  * it only looks every STAND_BACK_US whether the PE still polls, so a PE
  * that goes back to computing with traffic in flight waits at most that
- * long.  (It used to stand back a whole polling interval, 1 ms: that was
+ * long; a PE about to sleep in a wait hands over at once (handover_fd).  (It used to stand back a whole polling interval, 1 ms: that was
  * the multi-millisecond tail of small operations across hosts.) */
 enum { STAND_BACK_US = 100 };
 
@@ -232,7 +249,7 @@ static void *progress_main(void *arg)
 {
     (void)arg;
     struct timespec interval = {0, shoal_cfg.ofi_progress_interval_us * 1000L};
-    struct timespec stand_back = {0, STAND_BACK_US * 1000L};
+    struct timespec stand_back_interval = {0, STAND_BACK_US * 1000L};
     struct pollfd fds[2] = {{stop_fd, POLLIN, 0}, {shoal_ofi.wait_fd, POLLIN, 0}};
     struct fid *cq = &shoal_ofi.main_ep.cq->fid;
     unsigned busy = 0;
@@ -242,7 +259,7 @@ static void *progress_main(void *arg)
         bool pe_polls = now != seen;
         seen = now;
         if (pe_polls && !pe_asleep()) {
-            if (stop_requested(&fds[0], &stand_back))
+            if (!stand_back(stop_fd, &stand_back_interval))
                 break;
             continue;
         }
@@ -278,9 +295,13 @@ static void stop_thread(void)
         pthread_join(thread, NULL);
         thread_running = false;
     }
+    /* No PE thread waits here (init, or finalize), so none still holds the fd. */
+    __atomic_store_n(&shoal_progress_handover_fd, -1, __ATOMIC_RELEASE);
     if (stop_fd >= 0)
         close(stop_fd);
-    stop_fd = -1;
+    if (handover_fd >= 0)
+        close(handover_fd);
+    stop_fd = handover_fd = -1;
 }
 
 /* The thread runs through init in any case: connecting needs every PE to
@@ -291,12 +312,14 @@ void shoal_ofi_progress_start(void)
 {
     shoal_progress_add(progress_hook, NULL);
     stop_fd = eventfd(0, EFD_CLOEXEC);
-    if (stop_fd < 0 || pthread_create(&thread, NULL, progress_main, NULL) != 0) {
+    handover_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (stop_fd < 0 || handover_fd < 0 || pthread_create(&thread, NULL, progress_main, NULL) != 0) {
         shoal_warn("shmem_init", "could not start the network progress thread (%s); remote operations "
                                  "complete only while the target PE calls Shoal", strerror(errno));
         return;
     }
     thread_running = true;
+    __atomic_store_n(&shoal_progress_handover_fd, handover_fd, __ATOMIC_RELEASE);
 }
 
 void shoal_ofi_progress_settle(void)
