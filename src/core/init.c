@@ -256,14 +256,16 @@ void shoal_finalize(void)
 }
 
 /* Every PE's network traffic has reached its target when this returns.
- * The launcher's barrier when we still have it; when MPI_Finalize closed
- * the connection we shared with MPI, a world barrier over Shoal's own
- * transports (its own messages are consumed by their targets inside it). */
+ * A world barrier over Shoal's own transports: while in it a PE still
+ * answers the flushes of peers finishing their quiet (the launcher's
+ * barrier may not poll, and MPI_Finalize may have taken it), and its own
+ * messages are consumed by their targets inside it.  Then the launcher's
+ * barrier, when we still have it: nobody closes an endpoint while a peer
+ * still waits in the team barrier for a message from it. */
 static void last_synchronization(void)
 {
-    if (shoal_boot_barrier_lost())
-        shoal_team_barrier(&shoal_team_world);
-    else
+    shoal_team_barrier(&shoal_team_world);
+    if (!shoal_boot_barrier_lost())
         shoal_boot_barrier();
 }
 
