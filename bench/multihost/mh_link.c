@@ -14,21 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mh_clock.h"
+
 enum { PORT = 47911, MAX_ROUNDS = 100000 };
 static double t[MAX_ROUNDS];
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static void xfer(int fd, char *buf, int send_first)
 {
@@ -90,7 +79,7 @@ int main(int argc, char **argv)
         t[i] = (now_us() - t0) / 2;
     }
     if (rank == 0) {
-        qsort(t, rounds, sizeof t[0], cmp);
+        sort_times(t, (size_t)rounds);
         printf("{\"op\":\"link one-way\",\"value\":%.3f,\"unit\":\"us\"}\n", t[rounds / 2]);
     }
     close(fd);

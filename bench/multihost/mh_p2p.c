@@ -25,77 +25,48 @@ struct mh_case {
 
 static int active(const struct mh_case *k) { return k->c->me == 0; }
 
-static double loop_put(void *arg, long iters)
+enum op { PUT, GET, PUT_BW, GET_BW, FETCH_ADD, FETCH, SWAP, CSWAP, ADD };
+
+/* PE 0 issues iters operations (bandwidth ones: windows of WINDOW nbi
+ * transfers), with a quiet where the operation needs one to complete.
+ * Inlined with a constant op, so each loop_ function below is the plain
+ * loop of its one operation. */
+static inline __attribute__((always_inline)) double timed_by_pe0(struct mh_case *k, long iters, enum op op)
 {
-    struct mh_case *k = arg;
+    volatile long sink = 0;  /* keeps fetches from being optimised away */
+    int window = op == PUT_BW || op == GET_BW ? WINDOW : 1;
     shmem_barrier_all();
     double t0 = bench_now();
     if (active(k))
         for (long i = 0; i < iters; i++) {
-            shmem_putmem(k->dst, k->src, k->size, k->partner);
-            shmem_quiet();
+            for (int w = 0; w < window; w++)
+                switch (op) {
+                case PUT: shmem_putmem(k->dst, k->src, k->size, k->partner); break;
+                case GET: shmem_getmem(k->dst, k->src, k->size, k->partner); break;
+                case PUT_BW: shmem_putmem_nbi(k->dst, k->src, k->size, k->partner); break;
+                case GET_BW: shmem_getmem_nbi(k->dst, k->src, k->size, k->partner); break;
+                case FETCH_ADD: sink += shmem_long_atomic_fetch_add(&word, 1, k->partner); break;
+                case FETCH: sink += shmem_long_atomic_fetch(&word, k->partner); break;
+                case SWAP: sink += shmem_long_atomic_swap(&word, i, k->partner); break;
+                case CSWAP: sink += shmem_long_atomic_compare_swap(&word, -1, i, k->partner); break;
+                case ADD: shmem_long_atomic_add(&word, 1, k->partner); break;
+                }
+            if (op == PUT || op == PUT_BW || op == GET_BW || op == ADD)
+                shmem_quiet();
         }
+    (void)sink;
     return bench_now() - t0;
 }
 
-static double loop_get(void *arg, long iters)
-{
-    struct mh_case *k = arg;
-    shmem_barrier_all();
-    double t0 = bench_now();
-    if (active(k))
-        for (long i = 0; i < iters; i++)
-            shmem_getmem(k->dst, k->src, k->size, k->partner);
-    return bench_now() - t0;
-}
-
-static double loop_put_bw(void *arg, long iters)
-{
-    struct mh_case *k = arg;
-    shmem_barrier_all();
-    double t0 = bench_now();
-    if (active(k))
-        for (long i = 0; i < iters; i++) {
-            for (int w = 0; w < WINDOW; w++)
-                shmem_putmem_nbi(k->dst, k->src, k->size, k->partner);
-            shmem_quiet();
-        }
-    return bench_now() - t0;
-}
-
-static double loop_get_bw(void *arg, long iters)
-{
-    struct mh_case *k = arg;
-    shmem_barrier_all();
-    double t0 = bench_now();
-    if (active(k))
-        for (long i = 0; i < iters; i++) {
-            for (int w = 0; w < WINDOW; w++)
-                shmem_getmem_nbi(k->dst, k->src, k->size, k->partner);
-            shmem_quiet();
-        }
-    return bench_now() - t0;
-}
-
-#define AMO_LOOP(name, body)                                 \
-    static double name(void *arg, long iters)                \
-    {                                                        \
-        struct mh_case *k = arg;                             \
-        volatile long sink = 0;                              \
-        shmem_barrier_all();                                 \
-        double t0 = bench_now();                             \
-        if (active(k))                                       \
-            for (long i = 0; i < iters; i++) {               \
-                body;                                        \
-            }                                                \
-        (void)sink;                                          \
-        return bench_now() - t0;                             \
-    }
-AMO_LOOP(loop_fetch_add, sink += shmem_long_atomic_fetch_add(&word, 1, k->partner))
-AMO_LOOP(loop_fetch, sink += shmem_long_atomic_fetch(&word, k->partner))
-AMO_LOOP(loop_swap, sink += shmem_long_atomic_swap(&word, i, k->partner))
-AMO_LOOP(loop_cswap, sink += shmem_long_atomic_compare_swap(&word, -1, i, k->partner))
-AMO_LOOP(loop_add, shmem_long_atomic_add(&word, 1, k->partner); shmem_quiet())
+static double loop_put(void *k, long iters) { return timed_by_pe0(k, iters, PUT); }
+static double loop_get(void *k, long iters) { return timed_by_pe0(k, iters, GET); }
+static double loop_put_bw(void *k, long iters) { return timed_by_pe0(k, iters, PUT_BW); }
+static double loop_get_bw(void *k, long iters) { return timed_by_pe0(k, iters, GET_BW); }
+static double loop_fetch_add(void *k, long iters) { return timed_by_pe0(k, iters, FETCH_ADD); }
+static double loop_fetch(void *k, long iters) { return timed_by_pe0(k, iters, FETCH); }
+static double loop_swap(void *k, long iters) { return timed_by_pe0(k, iters, SWAP); }
+static double loop_cswap(void *k, long iters) { return timed_by_pe0(k, iters, CSWAP); }
+static double loop_add(void *k, long iters) { return timed_by_pe0(k, iters, ADD); }
 
 /* Round r: PE 0 puts r into the partner's flag and waits for it to come back. */
 static double loop_pingpong(void *arg, long iters)

@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mh_clock.h"
+
 #define BIG (1L << 20)
 #define RED_BIG (64L * 1024)
 #define MAX_ITERS 4000
@@ -37,25 +39,6 @@ static double times[MAX_ITERS], worst[MAX_ITERS];
 static long word, flag, red_src, red_dst;
 static long host_id, host_ids[4096];
 static int me, npes, failures;
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static void emit(const char *op, double value, const char *unit)
 {

@@ -19,21 +19,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "mh_clock.h"
+
 static long word, flag, data, sigdata;
 static uint64_t sig;
-
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static int me, partner, active, leader;
 static long round_no;
@@ -121,7 +110,7 @@ int main(int argc, char **argv)
         shmem_quiet();
         shmem_barrier_all();
         if (active && leader) {
-            qsort(t, calls, sizeof *t, cmp);
+            sort_times(t, (size_t)calls);
             printf("PE %d->%d %-10s median %7.1f us  p99 %7.1f us  max %8.1f us  p99/median %.2f\n", me, partner,
                    ops[o], t[calls / 2], t[calls * 99 / 100], t[calls - 1], t[calls * 99 / 100] / t[calls / 2]);
             fflush(stdout);

@@ -10,27 +10,14 @@
  * takes teams when the library has them.  size is in bytes: per PE for
  * collect/fcollect, per pair of PEs for alltoall, the whole array for
  * broadcast and reduce (8-byte longs). */
-#include "bench.h"
-
-enum coll_api { API_ACTIVE_SET, API_TEAMS };
-
-#if BENCH_HAVE_ACTIVE_SET
-#define MAX2(a, b) ((a) > (b) ? (a) : (b))
-#define SYNC_SIZE_MAX MAX2(MAX2(SHMEM_REDUCE_SYNC_SIZE, SHMEM_BCAST_SYNC_SIZE), \
-                           MAX2(SHMEM_COLLECT_SYNC_SIZE, SHMEM_ALLTOALL_SYNC_SIZE))
-#define REDUCE_MIN_WRK SHMEM_REDUCE_MIN_WRKDATA_SIZE
-static long psync[2][SYNC_SIZE_MAX];
-#else
-#define REDUCE_MIN_WRK 0
-#endif
+#include "coll_bench.h"
 
 struct coll_case {
     struct bench_ctx *c;
     enum coll_api api;
     char *src, *dst;     /* symmetric, big enough for the largest size */
-    long *pwrk[2];       /* symmetric reduction work arrays (active-set API) */
+    struct coll_sets sets;  /* active-set API: alternating pSync/pWrk */
     size_t size;         /* bytes, see the header comment */
-    int slot;            /* alternating pSync/pWrk set */
     long barrier_round;  /* for the barrier check */
 };
 
@@ -63,7 +50,7 @@ static void run_broadcast(struct coll_case *k)
     }
 #endif
 #if BENCH_HAVE_ACTIVE_SET
-    shmem_broadcast64(k->dst, k->src, n_longs(k), 0, 0, 0, k->c->npes, psync[k->slot ^= 1]);
+    shmem_broadcast64(k->dst, k->src, n_longs(k), 0, 0, 0, k->c->npes, coll_psync[coll_next_set(&k->sets)]);
 #endif
 }
 
@@ -76,9 +63,9 @@ static void run_reduce(struct coll_case *k)
     }
 #endif
 #if BENCH_HAVE_ACTIVE_SET
-    k->slot ^= 1;
+    int set = coll_next_set(&k->sets);
     shmem_long_sum_to_all((long *)k->dst, (long *)k->src, (int)n_longs(k), 0, 0, k->c->npes,
-                          k->pwrk[k->slot], psync[k->slot]);
+                          k->sets.pwrk[set], coll_psync[set]);
 #endif
 }
 
@@ -91,7 +78,7 @@ static void run_collect(struct coll_case *k)
     }
 #endif
 #if BENCH_HAVE_ACTIVE_SET
-    shmem_collect64(k->dst, k->src, n_longs(k), 0, 0, k->c->npes, psync[k->slot ^= 1]);
+    shmem_collect64(k->dst, k->src, n_longs(k), 0, 0, k->c->npes, coll_psync[coll_next_set(&k->sets)]);
 #endif
 }
 
@@ -104,7 +91,7 @@ static void run_fcollect(struct coll_case *k)
     }
 #endif
 #if BENCH_HAVE_ACTIVE_SET
-    shmem_fcollect64(k->dst, k->src, n_longs(k), 0, 0, k->c->npes, psync[k->slot ^= 1]);
+    shmem_fcollect64(k->dst, k->src, n_longs(k), 0, 0, k->c->npes, coll_psync[coll_next_set(&k->sets)]);
 #endif
 }
 
@@ -117,7 +104,7 @@ static void run_alltoall(struct coll_case *k)
     }
 #endif
 #if BENCH_HAVE_ACTIVE_SET
-    shmem_alltoall64(k->dst, k->src, n_longs(k), 0, 0, k->c->npes, psync[k->slot ^= 1]);
+    shmem_alltoall64(k->dst, k->src, n_longs(k), 0, 0, k->c->npes, coll_psync[coll_next_set(&k->sets)]);
 #endif
 }
 
@@ -225,27 +212,17 @@ static void call_once(void *arg)
     l->op->run(l->k);
 }
 
-static double loop_back_to_back(void *arg, long iters)
-{
-    struct coll_loop *l = arg;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    for (long i = 0; i < iters; i++)
-        l->op->run(l->k);
-    return bench_now() - t0;
-}
-
 static void measure(struct coll_case *k, const struct coll_op *op)
 {
     struct bench_ctx *c = k->c;
     struct coll_loop l = { k, op };
+    struct coll_call back_to_back = { call_once, &l };
     struct bench_separated sep = { call_once, &l, 0.0, 0, 0 };
     long max_iters = bench_by_mode(&c->o, 2, 100000, 500000);
     struct bench_timing t;
     double mean_us;
     if (op->run == run_barrier) {  /* back-to-back: a barrier cannot be separated by barriers */
-        t = bench_measure(c, loop_back_to_back, &l, max_iters);
+        t = bench_measure(c, coll_loop_back_to_back, &back_to_back, max_iters);
         mean_us = bench_mean_over_pes(c, t.seconds / t.iters * 1e6);
     } else {
         t = bench_measure(c, bench_loop_separated, &sep, max_iters);
@@ -288,18 +265,6 @@ static void sweep(struct coll_case *k, const struct coll_op *op)
 
 /* ---- set-up --------------------------------------------------------------- */
 
-static enum coll_api choose_api(struct bench_ctx *c)
-{
-    const char *want = bench_arg_str(c->o.argc, c->o.argv, "api");
-    if (want && strcmp(want, "active-set") == 0 && BENCH_HAVE_ACTIVE_SET)
-        return API_ACTIVE_SET;
-    if (want && strcmp(want, "teams") == 0 && BENCH_HAVE_TEAMS)
-        return API_TEAMS;
-    if (want && strcmp(want, "auto") != 0 && c->me == 0)
-        fprintf(stderr, "collectives: --api=%s not available, using the default\n", want);
-    return BENCH_HAVE_TEAMS ? API_TEAMS : API_ACTIVE_SET;
-}
-
 static void allocate(struct coll_case *k, const char *only)
 {
     struct bench_ctx *c = k->c;
@@ -315,19 +280,12 @@ static void allocate(struct coll_case *k, const char *only)
     }
     k->src = shmem_malloc(bytes);
     k->dst = shmem_malloc(bytes);
-    for (int s = 0; s < 2; s++)  /* 1.4 rule: max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) */
-        k->pwrk[s] = shmem_malloc(sizeof(long) * (reduce_longs / 2 + 1 + REDUCE_MIN_WRK));
-    if (!k->src || !k->dst || !k->pwrk[0] || !k->pwrk[1]) {
+    if (!k->src || !k->dst) {
         fprintf(stderr, "collectives: shmem_malloc of 2 x %zu bytes failed\n", bytes);
         shmem_global_exit(2);
     }
     memset(k->src, 0, bytes);
-#if BENCH_HAVE_ACTIVE_SET
-    for (int s = 0; s < 2; s++)
-        for (int i = 0; i < SYNC_SIZE_MAX; i++)
-            psync[s][i] = SHMEM_SYNC_VALUE;
-#endif
-    shmem_barrier_all();
+    coll_sets_init(c, &k->sets, reduce_longs, sizeof(long));
 }
 
 int main(int argc, char **argv)
@@ -339,7 +297,7 @@ int main(int argc, char **argv)
     bench_init(&c, "collectives", argc, argv);
     only = bench_arg_str(argc, argv, "op");  /* measure a single collective */
     k.c = &c;
-    k.api = choose_api(&c);
+    k.api = coll_choose_api(&c);
     bench_tag_str(&c.tags, "api", k.api == API_TEAMS ? "teams" : "active-set");
     allocate(&k, only);
     for (size_t i = 0; i < N_COLL_OPS; i++)
@@ -349,7 +307,6 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     shmem_free(k.src);
     shmem_free(k.dst);
-    shmem_free(k.pwrk[0]);
-    shmem_free(k.pwrk[1]);
+    coll_sets_free(&k.sets);
     return bench_finish(&c);
 }

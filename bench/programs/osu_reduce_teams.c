@@ -10,14 +10,13 @@
  * Algorithm 1 needs the 1.4 active-set routines and Algorithm 2 the teams
  * API; each is skipped with a message when the library lacks it.
  * size is in bytes (4-byte floats); the figure is the mean over PEs. */
-#include "bench.h"
+#include "coll_bench.h"
 
 struct reduce_case {
     struct bench_ctx *c;
     float *src, *dst;      /* symmetric */
     size_t count;          /* floats per reduction */
-    float *pwrk[2];        /* Algorithm 1 work arrays */
-    int slot;
+    struct coll_sets sets; /* Algorithm 1's alternating pSync/pWrk */
 #if BENCH_HAVE_TEAMS
     shmem_team_t shared;   /* the PEs sharing memory with this one */
     shmem_team_t leaders;  /* first PE of every shared team; INVALID elsewhere */
@@ -25,20 +24,13 @@ struct reduce_case {
 };
 
 #if BENCH_HAVE_ACTIVE_SET
-#define REDUCE_MIN_WRK SHMEM_REDUCE_MIN_WRKDATA_SIZE
-static long psync[2][SHMEM_REDUCE_SYNC_SIZE];
-
 static void alg1_call(void *arg)
 {
     struct reduce_case *k = arg;
-    k->slot ^= 1;  /* back-to-back calls alternate pSync/pWrk, as Algorithm 1 does */
-    shmem_float_sum_to_all(k->dst, k->src, (int)k->count, 0, 0, k->c->npes, k->pwrk[k->slot],
-                           psync[k->slot]);
+    int set = coll_next_set(&k->sets);  /* back-to-back calls alternate, as Algorithm 1 does */
+    shmem_float_sum_to_all(k->dst, k->src, (int)k->count, 0, 0, k->c->npes, k->sets.pwrk[set],
+                           coll_psync[set]);
 }
-#endif
-
-#if !BENCH_HAVE_ACTIVE_SET
-#define REDUCE_MIN_WRK 0
 #endif
 
 #if BENCH_HAVE_TEAMS
@@ -133,18 +125,11 @@ static void allocate(struct reduce_case *k)
         max_bytes = k->c->o.max_size;
     k->src = shmem_malloc(max_bytes);
     k->dst = shmem_malloc(max_bytes);
-    for (int s = 0; s < 2; s++)
-        k->pwrk[s] = shmem_malloc(max_bytes / 2 + sizeof(float) * (1 + REDUCE_MIN_WRK));
-    if (!k->src || !k->dst || !k->pwrk[0] || !k->pwrk[1]) {
-        fprintf(stderr, "osu_reduce_teams: shmem_malloc failed\n");
+    if (!k->src || !k->dst) {
+        fprintf(stderr, "osu_reduce_teams: shmem_malloc of 2 x %zu bytes failed\n", max_bytes);
         shmem_global_exit(2);
     }
-#if BENCH_HAVE_ACTIVE_SET
-    for (int s = 0; s < 2; s++)
-        for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
-            psync[s][i] = SHMEM_SYNC_VALUE;
-#endif
-    shmem_barrier_all();
+    coll_sets_init(k->c, &k->sets, max_bytes / sizeof(float), sizeof(float));
 }
 
 int main(int argc, char **argv)
@@ -173,7 +158,6 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     shmem_free(k.src);
     shmem_free(k.dst);
-    shmem_free(k.pwrk[0]);
-    shmem_free(k.pwrk[1]);
+    coll_sets_free(&k.sets);
     return bench_finish(&c);
 }

@@ -30,82 +30,48 @@ static int window_for(size_t size)
     return size <= ((size_t)64 << 10) ? 64 : 16;
 }
 
-static double loop_put(void *arg, long iters)
+enum transfer { PUT, PUT_NBI, GET, GET_NBI, BIDIR_PUT };
+
+static inline __attribute__((always_inline)) void transfer(struct bw_case *k, enum transfer op, int pe)
 {
-    struct bw_case *k = arg;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    if (k->c->me == 0)
-        for (long i = 0; i < iters; i++) {
-            for (int w = 0; w < k->window; w++)
-                shmem_putmem(k->dst, k->src, k->size, k->partner);
-            shmem_quiet();
-        }
-    return bench_now() - t0;
+    switch (op) {
+    case PUT: shmem_putmem(k->dst, k->src, k->size, pe); break;
+    case PUT_NBI:
+    case BIDIR_PUT: shmem_putmem_nbi(k->dst, k->src, k->size, pe); break;
+    case GET: shmem_getmem(k->dst, k->src, k->size, pe); break;
+    case GET_NBI: shmem_getmem_nbi(k->dst, k->src, k->size, pe); break;
+    }
 }
 
-static double loop_put_nbi(void *arg, long iters)
+/* PE 0 issues a window of transfers then one shmem_quiet (a blocking get
+ * needs none), iters times; for BIDIR_PUT its partner streams back at the
+ * same time.  Inlined with a constant op, so each loop_ function below is
+ * the plain loop of its one operation. */
+static inline __attribute__((always_inline)) double window_loop(struct bw_case *k, long iters,
+                                                                enum transfer op)
 {
-    struct bw_case *k = arg;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    if (k->c->me == 0)
-        for (long i = 0; i < iters; i++) {
-            for (int w = 0; w < k->window; w++)
-                shmem_putmem_nbi(k->dst, k->src, k->size, k->partner);
-            shmem_quiet();
-        }
-    return bench_now() - t0;
-}
-
-static double loop_get(void *arg, long iters)
-{
-    struct bw_case *k = arg;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    if (k->c->me == 0)
-        for (long i = 0; i < iters; i++)
-            for (int w = 0; w < k->window; w++)
-                shmem_getmem(k->dst, k->src, k->size, k->partner);
-    return bench_now() - t0;
-}
-
-static double loop_get_nbi(void *arg, long iters)
-{
-    struct bw_case *k = arg;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    if (k->c->me == 0)
-        for (long i = 0; i < iters; i++) {
-            for (int w = 0; w < k->window; w++)
-                shmem_getmem_nbi(k->dst, k->src, k->size, k->partner);
-            shmem_quiet();
-        }
-    return bench_now() - t0;
-}
-
-/* Both PEs of the pair stream puts at each other at the same time. */
-static double loop_bidir_put(void *arg, long iters)
-{
-    struct bw_case *k = arg;
     int me = k->c->me;
-    int target = me == 0 ? k->partner : 0;
+    int target = op == BIDIR_PUT && me != 0 ? 0 : k->partner;
     double t0;
     shmem_barrier_all();
     t0 = bench_now();
-    if (me == 0 || me == k->partner)
+    if (me == 0 || (op == BIDIR_PUT && me == k->partner))
         for (long i = 0; i < iters; i++) {
             for (int w = 0; w < k->window; w++)
-                shmem_putmem_nbi(k->dst, k->src, k->size, target);
-            shmem_quiet();
+                transfer(k, op, target);
+            if (op != GET)
+                shmem_quiet();
         }
-    shmem_barrier_all();  /* the figure is the time until both are done */
+    if (op == BIDIR_PUT)
+        shmem_barrier_all();  /* the figure is the time until both are done */
     return bench_now() - t0;
 }
+
+static double loop_put(void *k, long iters) { return window_loop(k, iters, PUT); }
+static double loop_put_nbi(void *k, long iters) { return window_loop(k, iters, PUT_NBI); }
+static double loop_get(void *k, long iters) { return window_loop(k, iters, GET); }
+static double loop_get_nbi(void *k, long iters) { return window_loop(k, iters, GET_NBI); }
+static double loop_bidir_put(void *k, long iters) { return window_loop(k, iters, BIDIR_PUT); }
 
 /* ---- verification of the data the timed loop moved ---------------------- */
 

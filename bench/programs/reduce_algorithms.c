@@ -9,10 +9,11 @@
  * (SHOAL_COLL_NO_LOADSTORE=1): Fig. 8 and 9.  The peer runs it once with its
  * own choice, the MPI baselines of Fig. 7 and 10.
  *
- * Timing: back-to-back calls with nothing in between (as applications
- * such as NAS IS issue them, so an algorithm that leaves work for the next
- * call pays for it), all PEs starting together after a
- * barrier; the figure is the slowest PE's mean time per call.  This is the
+ * Timing: back-to-back calls with nothing in between (coll_bench.h's
+ * coll_loop_back_to_back: as applications such as NAS IS issue them, so an
+ * algorithm that leaves work for the next call pays for it), all PEs
+ * starting together after a barrier; the figure is the slowest PE's mean
+ * time per call.  This is the
  * method of the constants in Shoal's src/coll/select.c; the collectives
  * program gives the OSU form (a barrier before every call).
  *
@@ -21,31 +22,20 @@
  * sources must come back unchanged.  --verify-only adds odd element counts
  * (uneven chunks for the halving algorithms).  --api=active-set uses
  * shmem_int_sum_to_all (the default when the library has no teams). */
-#include "bench.h"
+#include "coll_bench.h"
 
 enum { BACK_TO_BACK_CHECKS = 3 };
-
-enum red_api { API_ACTIVE_SET, API_TEAMS };
-
-#if BENCH_HAVE_ACTIVE_SET
-/* back-to-back 1.4 reductions alternate between two pSync/pWrk sets */
-static long psync[2][SHMEM_REDUCE_SYNC_SIZE];
-#define REDUCE_MIN_WRK SHMEM_REDUCE_MIN_WRKDATA_SIZE
-#else
-#define REDUCE_MIN_WRK 0
-#endif
 
 /* Element counts checked in --verify-only besides the powers of two. */
 static const size_t odd_counts[] = { 3, 7, 33, 1001 };
 
 struct reduction {
     struct bench_ctx *c;
-    enum red_api api;
+    enum coll_api api;
     int *src, *dst;     /* symmetric, BACK_TO_BACK_CHECKS arrays of max_count each */
-    int *pwrk[2];       /* symmetric work arrays (active-set API) */
+    struct coll_sets sets;  /* active-set API: alternating pSync/pWrk */
     size_t max_count;
     size_t count;       /* ints per call */
-    int slot;
 };
 
 /* One call on every PE: dst[0..count) = sum over PEs of src[0..count). */
@@ -58,9 +48,8 @@ static void reduce_once(struct reduction *r, int *dst, const int *src)
     }
 #endif
 #if BENCH_HAVE_ACTIVE_SET
-    r->slot ^= 1;
-    shmem_int_sum_to_all(dst, src, (int)r->count, 0, 0, r->c->npes, r->pwrk[r->slot],
-                         psync[r->slot]);
+    int set = coll_next_set(&r->sets);
+    shmem_int_sum_to_all(dst, src, (int)r->count, 0, 0, r->c->npes, r->sets.pwrk[set], coll_psync[set]);
 #endif
 }
 
@@ -121,22 +110,18 @@ static void verify(struct reduction *r)
 
 /* ---- timing --------------------------------------------------------------- */
 
-static double loop_back_to_back(void *state, long iters)
+static void timed_call(void *arg)
 {
-    struct reduction *r = state;
-    double t0;
-    shmem_barrier_all();
-    t0 = bench_now();
-    for (long i = 0; i < iters; i++)
-        reduce_once(r, r->dst, r->src);
-    return bench_now() - t0;
+    struct reduction *r = arg;
+    reduce_once(r, r->dst, r->src);
 }
 
 static void measure(struct reduction *r)
 {
     struct bench_ctx *c = r->c;
     long max_iters = bench_by_mode(&c->o, 2, 200000, 1000000);
-    struct bench_timing t = bench_measure(c, loop_back_to_back, r, max_iters);
+    struct coll_call call = { timed_call, r };
+    struct bench_timing t = bench_measure(c, coll_loop_back_to_back, &call, max_iters);
     double slowest_us = bench_max_over_pes(c, t.seconds / t.iters * 1e6);
     bench_emit(c, "int_sum_reduce", "", r->count * sizeof(int), "latency_us", slowest_us,
                t.iters);
@@ -144,38 +129,17 @@ static void measure(struct reduction *r)
 
 /* ---- set-up --------------------------------------------------------------- */
 
-static enum red_api choose_api(struct bench_ctx *c)
-{
-    const char *want = bench_arg_str(c->o.argc, c->o.argv, "api");
-    if (want && strcmp(want, "active-set") == 0 && BENCH_HAVE_ACTIVE_SET)
-        return API_ACTIVE_SET;
-    if (want && strcmp(want, "teams") == 0 && BENCH_HAVE_TEAMS)
-        return API_TEAMS;
-    if (want && strcmp(want, "auto") != 0 && c->me == 0)
-        fprintf(stderr, "reduce_algorithms: --api=%s not available, using the default\n", want);
-    return BENCH_HAVE_TEAMS ? API_TEAMS : API_ACTIVE_SET;
-}
-
 static void allocate(struct reduction *r)
 {
     size_t ints = r->max_count * BACK_TO_BACK_CHECKS;
-    /* 1.4 rule: max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) */
-    size_t wrk = r->max_count / 2 + 1 + REDUCE_MIN_WRK;
     r->src = shmem_malloc(ints * sizeof(int));
     r->dst = shmem_malloc(ints * sizeof(int));
-    r->pwrk[0] = shmem_malloc(wrk * sizeof(int));
-    r->pwrk[1] = shmem_malloc(wrk * sizeof(int));
-    if (!r->src || !r->dst || !r->pwrk[0] || !r->pwrk[1]) {
+    if (!r->src || !r->dst) {
         fprintf(stderr, "reduce_algorithms: shmem_malloc of 2 x %zu ints failed\n", ints);
         shmem_global_exit(2);
     }
     memset(r->src, 0, ints * sizeof(int));
-#if BENCH_HAVE_ACTIVE_SET
-    for (int s = 0; s < 2; s++)
-        for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
-            psync[s][i] = SHMEM_SYNC_VALUE;
-#endif
-    shmem_barrier_all();
+    coll_sets_init(r->c, &r->sets, r->max_count, sizeof(int));
 }
 
 /* The paper's sweep: powers of two from 1 int, in bytes. */
@@ -201,7 +165,7 @@ static void sweep(struct reduction *r, size_t min_bytes, size_t max_bytes)
 
 /* Algorithm actually asked for, echoed in every line (a tag, not part of
  * the figure's key: the runner's label names the run). */
-static void tag_settings(struct bench_ctx *c, enum red_api api)
+static void tag_settings(struct bench_ctx *c, enum coll_api api)
 {
     const char *alg = getenv("SHMEM_REDUCE_ALGORITHM");
     const char *no_ls = getenv("SHOAL_COLL_NO_LOADSTORE");
@@ -219,7 +183,7 @@ int main(int argc, char **argv)
 
     bench_init(&c, "reduce_algorithms", argc, argv);
     r.c = &c;
-    r.api = choose_api(&c);
+    r.api = coll_choose_api(&c);
     tag_settings(&c, r.api);
     bench_size_range(&c.o, sizeof(int), (size_t)bench_by_mode(&c.o, 4096, 512 << 10, 4 << 20),
                      &min_bytes, &max_bytes);
@@ -233,7 +197,6 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     shmem_free(r.src);
     shmem_free(r.dst);
-    shmem_free(r.pwrk[0]);
-    shmem_free(r.pwrk[1]);
+    coll_sets_free(&r.sets);
     return bench_finish(&c);
 }

@@ -22,115 +22,35 @@
  *
  * Every byte is checked against the pattern its sender wrote, and the job
  * checks that the notices and bytes received equal those sent.  One JSON
- * line per figure; the MPI_Ibarrier control is sparse_exchange_mpi.c. */
+ * line per figure; the MPI_Ibarrier control is sparse_exchange_mpi.c, and
+ * what the two share is exchange.h. */
 #include "../common/bench.h"   /* first: it sets _GNU_SOURCE, which sched.h's CPU_* need */
 
-#include <math.h>
 #include <sched.h>
 #include <shmemx.h>
-#include <stdbool.h>
 
-enum { MAX_BYTES = 1024 };
-
-/* 20 bytes, as in the paper.  stamp is the iteration + 1 (0 = empty slot)
- * and check a hash of the rest, so a probe never accepts a notice whose
- * bytes are still arriving. */
-struct notice {
-    uint32_t stamp, sender, size, slot, check;
-};
-_Static_assert(sizeof(struct notice) == 20, "the paper's notices are 20 bytes");
-
-struct exchange {
-    int me, npes, fanout;
-    long iters, warmup;         /* timed iterations; untimed ones before them */
-    uint32_t stamp;             /* iteration + 1, over warm-up and timed runs */
-    bool blocking;
-    struct notice *inbox;       /* symmetric: one slot per sender */
-    unsigned char *outbox;      /* symmetric: fanout buffers of MAX_BYTES */
-    uint32_t *taken;            /* local: stamp last received from each sender */
-    uint64_t rng;
-    long notices_sent, notices_received, bytes_sent, bytes_received, bad_bytes;
-};
-
-static uint32_t notice_hash(uint32_t stamp, uint32_t sender, uint32_t size, uint32_t slot)
-{
-    uint64_t h = stamp * 0x9E3779B97F4A7C15ull ^ sender * 0xC2B2AE3D27D4EB4Full;
-    h ^= (uint64_t)size << 32 | slot;
-    h *= 0xFF51AFD7ED558CCDull;
-    return (uint32_t)(h ^ h >> 29) | 1;
-}
-
-static unsigned pattern_seed(uint32_t sender, uint32_t stamp, uint32_t slot)
-{
-    return sender * 7919u + stamp * 104729u + slot * 31u;
-}
-
-static uint64_t next_random(struct exchange *x)
-{
-    x->rng ^= x->rng << 13;
-    x->rng ^= x->rng >> 7;
-    x->rng ^= x->rng << 17;
-    return x->rng;
-}
-
-/* fanout distinct neighbours other than me (partial Fisher-Yates). */
-static void pick_neighbours(struct exchange *x, int *out)
-{
-    int n = x->npes - 1, *all = malloc(sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++)
-        all[i] = i < x->me ? i : i + 1;
-    for (int i = 0; i < x->fanout; i++) {
-        int j = i + (int)(next_random(x) % (uint64_t)(n - i));
-        int t = all[i];
-        all[i] = all[j];
-        all[j] = t;
-        out[i] = all[i];
-    }
-    free(all);
-}
+#include "exchange.h"
 
 static void send_notices(struct exchange *x, uint32_t stamp)
 {
-    int to[64];
+    int to[MAX_FANOUT];
     pick_neighbours(x, to);
-    for (int s = 0; s < x->fanout; s++) {
-        uint32_t size = 1 + (uint32_t)(next_random(x) % MAX_BYTES);
-        bench_fill(x->outbox + (size_t)s * MAX_BYTES, size, pattern_seed((uint32_t)x->me, stamp, (uint32_t)s));
-        struct notice nt = {stamp, (uint32_t)x->me, size, (uint32_t)s, 0};
-        nt.check = notice_hash(stamp, nt.sender, size, nt.slot);
-        shmem_putmem(&x->inbox[x->me], &nt, sizeof nt, to[s]);
-        x->notices_sent++;
-        x->bytes_sent += size;
+    for (int b = 0; b < x->fanout; b++) {
+        struct notice nt = make_notice(x, stamp, b);
+        shmem_putmem(&x->inbox[x->me], &nt, sizeof nt, to[b]);
     }
 }
 
-static void receive(struct exchange *x, const struct notice *nt)
+/* Receive every complete notice of this iteration not taken yet. */
+static void probe_and_receive(struct exchange *x, uint32_t stamp)
 {
     unsigned char buf[MAX_BYTES];
-    shmem_getmem(buf, x->outbox + (size_t)nt->slot * MAX_BYTES, nt->size, (int)nt->sender);
-    long bad = bench_first_mismatch(buf, nt->size, pattern_seed(nt->sender, nt->stamp, nt->slot));
-    if (bad >= 0)
-        x->bad_bytes++;
-    x->notices_received++;
-    x->bytes_received += nt->size;
-}
-
-/* Receive every complete notice of this iteration not taken yet; how many. */
-static int probe_and_receive(struct exchange *x, uint32_t stamp)
-{
-    int got = 0;
-    for (int pe = 0; pe < x->npes; pe++) {
-        struct notice nt;
-        if (x->taken[pe] == stamp || __atomic_load_n(&x->inbox[pe].stamp, __ATOMIC_ACQUIRE) != stamp)
-            continue;
-        memcpy(&nt, (const void *)&x->inbox[pe], sizeof nt);
-        if (nt.stamp != stamp || nt.check != notice_hash(nt.stamp, nt.sender, nt.size, nt.slot))
-            continue;   /* still arriving */
-        x->taken[pe] = stamp;
-        receive(x, &nt);
-        got++;
-    }
-    return got;
+    struct notice nt;
+    for (int pe = 0; pe < x->npes; pe++)
+        if (take_notice(x, pe, stamp, &nt)) {
+            shmem_getmem(buf, x->outbox + (size_t)nt.buffer * MAX_BYTES, nt.size, (int)nt.sender);
+            count_received(x, &nt, buf);
+        }
 }
 
 static void iteration_split(struct exchange *x, uint32_t stamp)
@@ -196,15 +116,15 @@ static const char *variant_name(const struct exchange *x)
 
 static void verify_totals(struct bench_ctx *c, struct exchange *x)
 {
-    double sent = bench_sum_over_pes(c, (double)x->notices_sent);
-    double received = bench_sum_over_pes(c, (double)x->notices_received);
-    double bytes_sent = bench_sum_over_pes(c, (double)x->bytes_sent);
-    double bytes_received = bench_sum_over_pes(c, (double)x->bytes_received);
-    bench_check(c, x->bad_bytes == 0, "%ld received buffers held wrong bytes", x->bad_bytes);
+    double total[COUNTS];
+    for (int i = 0; i < COUNTS; i++)
+        total[i] = bench_sum_over_pes(c, (double)x->count[i]);
+    bench_check(c, x->bad_buffers == 0, "%ld received buffers held wrong bytes", x->bad_buffers);
     if (c->me == 0) {
-        bench_check(c, sent == received, "%.0f notices sent, %.0f received", sent, received);
-        bench_check(c, bytes_sent == bytes_received, "%.0f bytes sent, %.0f received", bytes_sent,
-                    bytes_received);
+        bench_check(c, total[NOTICES_SENT] == total[NOTICES_RECEIVED], "%.0f notices sent, %.0f received",
+                    total[NOTICES_SENT], total[NOTICES_RECEIVED]);
+        bench_check(c, total[BYTES_SENT] == total[BYTES_RECEIVED], "%.0f bytes sent, %.0f received",
+                    total[BYTES_SENT], total[BYTES_RECEIVED]);
     }
 }
 
@@ -213,19 +133,10 @@ int main(int argc, char **argv)
     struct bench_ctx c;
     struct exchange x = {0};
     bench_init(&c, "sparse_exchange", argc, argv);
-    const char *variant = bench_arg_str(argc, argv, "variant");
-    x.me = c.me;
-    x.npes = c.npes;
-    x.blocking = variant && strcmp(variant, "blocking") == 0;
-    x.iters = bench_arg_long(argc, argv, "iters", bench_by_mode(&c.o, 20, 1000, 1000));
-    x.warmup = bench_arg_long(argc, argv, "warmup", x.iters / 5);
+    exchange_init(&x, c.me, c.npes, argc, argv, &c.o);
     bool bind = bench_arg_flag(argc, argv, "bind");
     if (bind)
         bind_to_core(c.me);
-    x.fanout = c.npes > 1 ? (int)fmax(1.0, floor(log2((double)c.npes))) : 0;
-    if (x.fanout > 64)
-        x.fanout = 64;
-    x.rng = 0x853C49E6748FEA9Bull ^ (uint64_t)(c.me + 1) * 0x9E3779B97F4A7C15ull;
     x.inbox = shmem_calloc((size_t)c.npes, sizeof *x.inbox);
     x.outbox = shmem_malloc((size_t)(x.fanout ? x.fanout : 1) * MAX_BYTES);
     x.taken = calloc((size_t)c.npes, sizeof *x.taken);

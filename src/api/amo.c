@@ -124,11 +124,8 @@ SHOAL_INLINE void amo(const char *routine, shmem_ctx_t ctx, enum shoal_amo_op op
         pshmem_##N##_atomic_add(dest, value, pe);                                                  \
     }
 
-#define SHOAL_TYPE(T, N, F)                                                                        \
-    SHOAL_IF(AMOX, F)(AMO_EXTENDED, T, N)                                                          \
-    SHOAL_IF(AMO, F)(AMO_STANDARD, T, N)                                                           \
-    SHOAL_IF(AMOBIT, F)(AMO_BITWISE, T, N)                                                         \
-    SHOAL_IF(AMOXDEP, F)(AMO_DEPRECATED_EXTENDED, T, N)                                            \
-    SHOAL_IF(AMODEP, F)(AMO_DEPRECATED_STANDARD, T, N)
-#include "../core/types.def"
-#undef SHOAL_TYPE
+SHOAL_FOR_AMOX(AMO_EXTENDED)
+SHOAL_FOR_AMO(AMO_STANDARD)
+SHOAL_FOR_AMOBIT(AMO_BITWISE)
+SHOAL_FOR_AMOXDEP(AMO_DEPRECATED_EXTENDED)
+SHOAL_FOR_AMODEP(AMO_DEPRECATED_STANDARD)

@@ -280,13 +280,10 @@ AS_SIZED(64)
 #define TO_ALL_MINMAX(T, N) TO_ALL(T, N, max, MAX) TO_ALL(T, N, min, MIN)
 #define TO_ALL_ARITH(T, N) TO_ALL(T, N, sum, SUM) TO_ALL(T, N, prod, PROD)
 
-#define SHOAL_TYPE(T, N, F)                                                                        \
-    SHOAL_IF(RMA, F)(COLL_TYPED, T, N)                                                             \
-    SHOAL_IF(RBIT, F)(REDUCE_BIT, T, N)                                                            \
-    SHOAL_IF(RMINMAX, F)(REDUCE_MINMAX, T, N)                                                      \
-    SHOAL_IF(RARITH, F)(REDUCE_ARITH, T, N)                                                        \
-    SHOAL_IF(ASBIT, F)(TO_ALL_BIT, T, N)                                                           \
-    SHOAL_IF(ASMINMAX, F)(TO_ALL_MINMAX, T, N)                                                     \
-    SHOAL_IF(ASARITH, F)(TO_ALL_ARITH, T, N)
-#include "../core/types.def"
-#undef SHOAL_TYPE
+SHOAL_FOR_RMA(COLL_TYPED)
+SHOAL_FOR_RBIT(REDUCE_BIT)
+SHOAL_FOR_RMINMAX(REDUCE_MINMAX)
+SHOAL_FOR_RARITH(REDUCE_ARITH)
+SHOAL_FOR_ASBIT(TO_ALL_BIT)
+SHOAL_FOR_ASMINMAX(TO_ALL_MINMAX)
+SHOAL_FOR_ASARITH(TO_ALL_ARITH)

@@ -199,12 +199,9 @@ SHOAL_INLINE size_t test_any(sat_fn sat, const char *routine, const void *ivars,
  * the routines (and shmem_TYPENAME_wait) use it.  The standard AMO types
  * and the deprecated short/ushort (P2PDEP) are disjoint. */
 #define P2P_ROUTINES(T, N) P2P_SAT(T, N) P2P_SINGLE(T, N) P2P_SET(T, N)
-#define SHOAL_TYPE(T, N, F)                                                                        \
-    SHOAL_IF(AMO, F)(P2P_ROUTINES, T, N)                                                           \
-    SHOAL_IF(P2PDEP, F)(P2P_ROUTINES, T, N)                                                        \
-    SHOAL_IF(WAITDEP, F)(P2P_WAIT_DEPRECATED, T, N)
-#include "../core/types.def"
-#undef SHOAL_TYPE
+SHOAL_FOR_AMO(P2P_ROUTINES)
+SHOAL_FOR_P2PDEP(P2P_ROUTINES)
+SHOAL_FOR_WAITDEP(P2P_WAIT_DEPRECATED)
 
 /* Returns the value that satisfied the comparison, not a later one. */
 SHOAL_API(uint64_t, shmem_signal_wait_until, (uint64_t *sig_addr, int cmp, uint64_t cmp_value))

@@ -92,9 +92,7 @@ SHOAL_INLINE void get_strided(const char *routine, shmem_ctx_t ctx, void *dest, 
                    int pe),                                                                        \
                   { get_strided(SHOAL_ROUTINE, ctx, dest, source, dst, sst, sizeof(T), bsize, nblocks, pe); })
 
-#define SHOAL_TYPE(T, N, F) SHOAL_IF(RMA, F)(RMA_TYPED, T, N)
-#include "../core/types.def"
-#undef SHOAL_TYPE
+SHOAL_FOR_RMA(RMA_TYPED)
 
 /* ---- sized: putSIZE moves SIZE-bit elements ---- */
 #define RMA_SIZED(bits)                                                                            \

@@ -40,9 +40,7 @@ SHOAL_INLINE void put_signal(const char *routine, shmem_ctx_t ctx, void *dest, c
                                signal, sig_op, pe, true); })
 
 #define PUT_SIGNAL_TYPED(T, N) PUT_SIGNAL(N##_put_signal, sizeof(T), T)
-#define SHOAL_TYPE(T, N, F) SHOAL_IF(RMA, F)(PUT_SIGNAL_TYPED, T, N)
-#include "../core/types.def"
-#undef SHOAL_TYPE
+SHOAL_FOR_RMA(PUT_SIGNAL_TYPED)
 
 #define PUT_SIGNAL_SIZED(bits) PUT_SIGNAL(put##bits##_signal, bits / 8, void)
 SHOAL_SIZES(PUT_SIGNAL_SIZED)

@@ -5,22 +5,9 @@
  * installed: _Generic maps such types to a stand-in so every branch type-checks. */
 #include <complex.h>
 
-#include "coll_internal.h"
+#include <shoal_type_families.h>
 
-#define RMA (1u << 0)
-#define AMO (1u << 1)
-#define AMOX (1u << 2)
-#define AMOBIT (1u << 3)
-#define RBIT (1u << 4)
-#define RMINMAX (1u << 5)
-#define RARITH (1u << 6)
-#define P2PDEP (1u << 7)
-#define AMOXDEP (1u << 8)
-#define AMODEP (1u << 9)
-#define WAITDEP (1u << 10)
-#define ASBIT (1u << 11)
-#define ASMINMAX (1u << 12)
-#define ASARITH (1u << 13)
+#include "coll_internal.h"
 
 #define IS_REAL_FLOAT(x) _Generic((x), float: 1, double: 1, long double: 1, default: 0)
 #define IS_COMPLEX(x) _Generic((x), float _Complex: 1, double _Complex: 1, default: 0)
@@ -59,18 +46,30 @@ typedef void (*combine_fn)(void *out, const void *a, const void *b, size_t n);
 
 struct type_row {
     size_t size;
-    unsigned families;
     combine_fn fn[7];
 };
 
 static const struct type_row types[SHOAL_DT_COUNT] = {
 #define SHOAL_TYPE(T, name, families)                                                                  \
-    [SHOAL_DT_##name] = {sizeof(T), (families),                                                        \
-                         {name##_and, name##_or, name##_xor, name##_max, name##_min, name##_sum,       \
-                          name##_prod}},
+    [SHOAL_DT_##name] = {sizeof(T), {name##_and, name##_or, name##_xor, name##_max, name##_min,        \
+                                     name##_sum, name##_prod}},
 #include "../core/types.def"
 #undef SHOAL_TYPE
 };
+
+/* Which types each class of operator (bitwise, max/min, sum/prod) takes,
+ * in the team and in the active-set forms. */
+enum op_class { CLASS_BIT, CLASS_MINMAX, CLASS_ARITH, CLASS_AS_BIT, CLASS_AS_MINMAX, CLASS_AS_ARITH, CLASS_COUNT };
+#define MEMBER(T, name) [SHOAL_DT_##name] = true,
+static const bool takes[CLASS_COUNT][SHOAL_DT_COUNT] = {
+    [CLASS_BIT] = {SHOAL_FOR_RBIT(MEMBER)},
+    [CLASS_MINMAX] = {SHOAL_FOR_RMINMAX(MEMBER)},
+    [CLASS_ARITH] = {SHOAL_FOR_RARITH(MEMBER)},
+    [CLASS_AS_BIT] = {SHOAL_FOR_ASBIT(MEMBER)},
+    [CLASS_AS_MINMAX] = {SHOAL_FOR_ASMINMAX(MEMBER)},
+    [CLASS_AS_ARITH] = {SHOAL_FOR_ASARITH(MEMBER)},
+};
+#undef MEMBER
 
 size_t coll_dtype_size(enum shoal_dtype dt)
 {
@@ -79,10 +78,10 @@ size_t coll_dtype_size(enum shoal_dtype dt)
 
 bool coll_op_valid(enum shoal_op op, enum shoal_dtype dt, bool active_set)
 {
-    unsigned need = op <= SHOAL_OP_XOR ? RBIT : op <= SHOAL_OP_MIN ? RMINMAX : RARITH;
+    int c = op <= SHOAL_OP_XOR ? CLASS_BIT : op <= SHOAL_OP_MIN ? CLASS_MINMAX : CLASS_ARITH;
     if (active_set)
-        need = op <= SHOAL_OP_XOR ? ASBIT : op <= SHOAL_OP_MIN ? ASMINMAX : ASARITH;
-    return (unsigned)dt < SHOAL_DT_COUNT && (types[dt].families & need);
+        c += CLASS_AS_BIT;
+    return (unsigned)dt < SHOAL_DT_COUNT && takes[c][dt];
 }
 
 void coll_combine3(enum shoal_op op, enum shoal_dtype dt, void *out, const void *a, const void *b, size_t count)

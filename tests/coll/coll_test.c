@@ -20,38 +20,10 @@
 
 #include "check.h"
 
-/* Family tests over the type table's rows (the technique of src/api/typed.h):
- * each family name expands to ",NAME" and IF(FAM, families)(m, args)
- * expands to m(args) only for rows in FAM. */
-#define RMA ,RMA
-#define AMO ,AMO
-#define AMOX ,AMOX
-#define AMOBIT ,AMOBIT
-#define RBIT ,RBIT
-#define RMINMAX ,RMINMAX
-#define RARITH ,RARITH
-#define P2PDEP ,P2PDEP
-#define AMOXDEP ,AMOXDEP
-#define AMODEP ,AMODEP
-#define WAITDEP ,WAITDEP
-#define ASBIT ,ASBIT
-#define ASMINMAX ,ASMINMAX
-#define ASARITH ,ASARITH
-#define IS_RBIT_RBIT ~, 1,
-#define IS_RMINMAX_RMINMAX ~, 1,
-#define IS_RARITH_RARITH ~, 1,
-#define CAT(a, b) CAT_(a, b)
-#define CAT_(a, b) a##b
-#define SECOND(...) SECOND_(__VA_ARGS__, , )
-#define SECOND_(a, b, ...) b
-#define IS(q, piece) SECOND(CAT(q, piece))
-#define ANY(q, ...) ANY_(q, __VA_ARGS__, , , , , , , , , , , , , , , , )
-#define ANY_(q, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, ...)                                 \
-    IS(q, a) IS(q, b) IS(q, c) IS(q, d) IS(q, e) IS(q, f) IS(q, g) IS(q, h) IS(q, i) IS(q, j) IS(q, k) \
-    IS(q, l) IS(q, m) IS(q, n) IS(q, o) IS(q, p)
-#define WHEN_(m, ...)
-#define WHEN_1(m, ...) m(__VA_ARGS__)
-#define IF(fam, ...) CAT(WHEN_, ANY(IS_##fam##_, __VA_ARGS__))
+/* The type table's rows by family: SHOAL_FOR_<FAMILY>(m) expands to
+ * m(C type, TYPENAME) per row (generated from src/core/types.def, as the
+ * library's typed routines are). */
+#include <shoal_type_families.h>
 
 enum { MAXN = 70000 };
 static char *big_a, *big_b, *ref;   /* symmetric work areas */
@@ -96,44 +68,6 @@ static void check_psync(const char *what)
 
 #define SAME(T, a, b) (memcmp(&(a), &(b), sizeof(T)) == 0 || (a) == (b))
 
-#define REDUCE_TYPE(T, name, ...)                                                                              \
-    static void reduce_##name(const struct team *tm, int salt, size_t maxn)                                    \
-    {                                                                                                          \
-        static const size_t sizes[] = {0, 1, 3, 17, 1000, 5000, MAXN};                                        \
-        T *src = (T *)big_a, *dst = (T *)big_b, *want = (T *)ref;                                             \
-        for (int op = 0; op < 7; op++) {                                                                       \
-            if (!has_##name(op))                                                                               \
-                continue;                                                                                      \
-            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {                                     \
-                size_t n = sizes[si];                                                                          \
-                if (n > maxn)                                                                                  \
-                    break;                                                                                     \
-                bool inplace = si % 2 == 1;                                                                    \
-                T *d = inplace ? src : dst;                                                                    \
-                FILL(T, src, n, tm->my, op, salt + (int)si);                                                   \
-                if (!inplace)                                                                                  \
-                    for (size_t i = 0; i < n; i++)                                                             \
-                        dst[i] = (T)99;                                                                        \
-                for (int j = 0; j < tm->n; j++) {                                                              \
-                    T *x = (T *)malloc((n ? n : 1) * sizeof(T));                                               \
-                    FILL(T, x, n, j, op, salt + (int)si);                                                      \
-                    for (size_t i = 0; i < n; i++)                                                             \
-                        want[i] = j == 0 ? x[i] : combine_##name(op, want[i], x[i]);                           \
-                    free(x);                                                                                   \
-                }                                                                                              \
-                int rc = 0;                                                                                    \
-                switch (op) {                                                                                  \
-                    IF(RBIT, __VA_ARGS__)(OPS_BIT, name) IF(RMINMAX, __VA_ARGS__)(OPS_MINMAX, name)                            \
-                    IF(RARITH, __VA_ARGS__)(OPS_ARITH, name)                                                           \
-                }                                                                                              \
-                CHECK(rc == 0, "%s reduce op %d returned %d", #name, op, rc);                                  \
-                for (size_t i = 0; i < n; i++)                                                                 \
-                    CHECK(SAME(T, d[i], want[i]), "team %s: %s op %d n %zu%s: element %zu wrong", tm->label,     \
-                          #name, op, n, inplace ? " in place" : "", i);                                       \
-            }                                                                                                  \
-        }                                                                                                      \
-    }
-
 /* Wrapping integer arithmetic like the library's, exact for our inputs otherwise. */
 #define COMBINE_FN(T, name)                                                                                    \
     static T combine_##name(int op, T a, T b)                                                                  \
@@ -152,33 +86,59 @@ static void check_psync(const char *what)
 #define ORD(x) _Generic((x), float _Complex: 0, double _Complex: 0, default: (x))
 #define BITS(x) _Generic((x), float: 0, double: 0, long double: 0, float _Complex: 0, double _Complex: 0, default: (x))
 
-/* The calls, per family (only those the spec defines exist). */
-#define CALL(name, opname, code) case code: rc = shmem_##name##_##opname##_reduce(tm->t, d, src, n); break;
-
 #define SHOAL_TYPE(T, name, ...) COMBINE_FN(T, name)
 #include "../../src/core/types.def"
 #undef SHOAL_TYPE
 
-/* Which operator calls exist for a type (only those the spec defines). */
-#define OPS_BIT(name) CALL(name, and, 0) CALL(name, or, 1) CALL(name, xor, 2)
-#define OPS_MINMAX(name) CALL(name, max, 3) CALL(name, min, 4)
-#define OPS_ARITH(name) CALL(name, sum, 5) CALL(name, prod, 6)
-#define HAS_BIT(n) case 0: case 1: case 2: return 1;
-#define HAS_MINMAX(n) case 3: case 4: return 1;
-#define HAS_ARITH(n) case 5: case 6: return 1;
-#define HAS_FN(T, name, ...)                                                                                   \
-    static int has_##name(int op)                                                                              \
-    {                                                                                                          \
-        switch (op) { IF(RBIT, __VA_ARGS__)(HAS_BIT, 0) IF(RMINMAX, __VA_ARGS__)(HAS_MINMAX, 0) IF(RARITH, __VA_ARGS__)(HAS_ARITH, 0) } \
-        return 0;                                                                                              \
-    }
-#define SHOAL_TYPE(T, name, ...) HAS_FN(T, name, __VA_ARGS__)
-#include "../../src/core/types.def"
-#undef SHOAL_TYPE
+/* The largest size only for long and double: the others stop at 1000. */
+#define MAXN_OF(name) ((!strcmp(#name, "long") || !strcmp(#name, "double")) && !quick ? MAXN : 1000)
 
-#define SHOAL_TYPE(T, name, ...) REDUCE_TYPE(T, name, __VA_ARGS__)
-#include "../../src/core/types.def"
-#undef SHOAL_TYPE
+/* reduce_CLASS_TYPENAME: every operator of one class (bit: ops 0-2 and/or/xor,
+ * minmax: 3-4, arith: 5-6 sum/prod) for one type, at every size up to maxn,
+ * against the reference each PE combines from every member's input. */
+#define REDUCE_FN(T, name, class, first, last, CALLS)                                                          \
+    static void reduce_##class##_##name(const struct team *tm, int salt)                                       \
+    {                                                                                                          \
+        static const size_t sizes[] = {0, 1, 3, 17, 1000, 5000, MAXN};                                        \
+        T *src = (T *)big_a, *dst = (T *)big_b, *want = (T *)ref;                                             \
+        for (int op = first; op <= last; op++)                                                                 \
+            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {                                     \
+                size_t n = sizes[si];                                                                          \
+                if (n > (size_t)MAXN_OF(name))                                                                 \
+                    break;                                                                                     \
+                bool inplace = si % 2 == 1;                                                                    \
+                T *d = inplace ? src : dst;                                                                    \
+                FILL(T, src, n, tm->my, op, salt + (int)si);                                                   \
+                if (!inplace)                                                                                  \
+                    for (size_t i = 0; i < n; i++)                                                             \
+                        dst[i] = (T)99;                                                                        \
+                for (int j = 0; j < tm->n; j++) {                                                              \
+                    T *x = (T *)malloc((n ? n : 1) * sizeof(T));                                               \
+                    FILL(T, x, n, j, op, salt + (int)si);                                                      \
+                    for (size_t i = 0; i < n; i++)                                                             \
+                        want[i] = j == 0 ? x[i] : combine_##name(op, want[i], x[i]);                           \
+                    free(x);                                                                                   \
+                }                                                                                              \
+                int rc = -1;                                                                                   \
+                switch (op) { CALLS(name) }                                                                    \
+                CHECK(rc == 0, "%s reduce op %d returned %d", #name, op, rc);                                  \
+                for (size_t i = 0; i < n; i++)                                                                 \
+                    CHECK(SAME(T, d[i], want[i]), "team %s: %s op %d n %zu%s: element %zu wrong", tm->label,     \
+                          #name, op, n, inplace ? " in place" : "", i);                                       \
+            }                                                                                                  \
+    }
+
+/* The calls, per class (only those the spec defines exist). */
+#define CALL(name, opname, code) case code: rc = shmem_##name##_##opname##_reduce(tm->t, d, src, n); break;
+#define CALLS_BIT(name) CALL(name, and, 0) CALL(name, or, 1) CALL(name, xor, 2)
+#define CALLS_MINMAX(name) CALL(name, max, 3) CALL(name, min, 4)
+#define CALLS_ARITH(name) CALL(name, sum, 5) CALL(name, prod, 6)
+#define REDUCE_BIT(T, name) REDUCE_FN(T, name, bit, 0, 2, CALLS_BIT)
+#define REDUCE_MINMAX(T, name) REDUCE_FN(T, name, minmax, 3, 4, CALLS_MINMAX)
+#define REDUCE_ARITH(T, name) REDUCE_FN(T, name, arith, 5, 6, CALLS_ARITH)
+SHOAL_FOR_RBIT(REDUCE_BIT)
+SHOAL_FOR_RMINMAX(REDUCE_MINMAX)
+SHOAL_FOR_RARITH(REDUCE_ARITH)
 
 /* ---- scans ---- */
 #define SCAN_TYPE(T, name)                                                                                \
@@ -205,24 +165,22 @@ static void check_psync(const char *what)
                 }                                                                                              \
             }                                                                                                  \
     }
-#define SHOAL_TYPE(T, name, ...) IF(RARITH, __VA_ARGS__)(SCAN_TYPE, T, name)
-#include "../../src/core/types.def"
-#undef SHOAL_TYPE
+SHOAL_FOR_RARITH(SCAN_TYPE)
 
 static void reductions(const struct team *tm, int salt)
 {
-#define SHOAL_TYPE(T, name, ...)                                                                               \
-    reduce_##name(tm, salt, (!strcmp(#name, "long") || !strcmp(#name, "double")) && !quick ? MAXN : 1000);
-#include "../../src/core/types.def"
-#undef SHOAL_TYPE
+#define CALL_BIT(T, name) reduce_bit_##name(tm, salt);
+#define CALL_MINMAX(T, name) reduce_minmax_##name(tm, salt);
+#define CALL_ARITH(T, name) reduce_arith_##name(tm, salt);
+    SHOAL_FOR_RBIT(CALL_BIT)
+    SHOAL_FOR_RMINMAX(CALL_MINMAX)
+    SHOAL_FOR_RARITH(CALL_ARITH)
 }
 
 static void scans(const struct team *tm, int salt)
 {
-#define SCAN_CALL(name) scan_##name(tm, salt);
-#define SHOAL_TYPE(T, name, ...) IF(RARITH, __VA_ARGS__)(SCAN_CALL, name)
-#include "../../src/core/types.def"
-#undef SHOAL_TYPE
+#define CALL_SCAN(T, name) scan_##name(tm, salt);
+    SHOAL_FOR_RARITH(CALL_SCAN)
 }
 
 /* ---- data movement ---- */

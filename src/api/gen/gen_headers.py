@@ -10,11 +10,14 @@ Inputs (all in the source tree):
 
 Outputs (in --out): shmem.h, shmemx.h, pshmem.h, mpp/shmem.h, mpp/shmemx.h;
 with --csource FILE, the C definitions of the extension routines marked
-"alias" (other names of standard routines: each calls the pshmem_ routine).
+"alias" (other names of standard routines: each calls the pshmem_ routine);
+with --families FILE, the library's and tests' internal header of per-family
+row lists: SHOAL_FOR_<FAMILY>(m) expands to m(C type, TYPENAME) per row.
 A file is rewritten only when its text changes, so builds stay incremental.
 
 Usage: gen_headers.py --types src/core/types.def --out build/include --version 0.1.0
        gen_headers.py --types src/core/types.def --csource build/src/x_aliases.c
+       gen_headers.py --types src/core/types.def --families build/generated/shoal_type_families.h
 """
 import argparse
 import os
@@ -280,6 +283,21 @@ def render_aliases(items):
     return "\n".join(out) + "\n"
 
 
+def render_families(types):
+    """One list macro per family, the rows in the table's order: a typed
+    routine family is written once as m(T, TYPENAME) and instantiated with
+    SHOAL_FOR_<FAMILY>(m)."""
+    out = ["/* Generated from src/core/types.def by src/api/gen/gen_headers.py --families: do not edit.",
+           " * SHOAL_FOR_<FAMILY>(m) expands to m(C type, TYPENAME) for each row of that family. */",
+           "#ifndef SHOAL_TYPE_FAMILIES_H", "#define SHOAL_TYPE_FAMILIES_H", ""]
+    for family in sorted(set().union(*(r.families for r in types))):
+        calls = ["m(%s, %s)" % (r.ctype, r.name) for r in types if family in r.families]
+        out.append("#define SHOAL_FOR_%s(m) \\\n    %s" % (family, " \\\n    ".join(calls)))
+        out.append("")
+    out.append("#endif")
+    return "\n".join(out) + "\n"
+
+
 def fill(template_path, values):
     text = open(template_path).read()
     for key, value in values.items():
@@ -305,11 +323,14 @@ def main():
     ap.add_argument("--out", help="directory for shmem.h and friends")
     ap.add_argument("--version", help="Shoal's version, e.g. 0.1.0 (with --out)")
     ap.add_argument("--csource", help="C file for the extension routines marked alias")
+    ap.add_argument("--families", help="C header of the SHOAL_FOR_<FAMILY> row lists")
     args = ap.parse_args()
-    if not args.csource and not (args.out and args.version):
-        ap.error("give --out and --version, or --csource")
+    if not args.csource and not args.families and not (args.out and args.version):
+        ap.error("give --out and --version, --csource or --families")
 
     types = read_types(args.types)
+    if args.families:
+        write_if_changed(args.families, render_families(types))
     items, generics = read_routines(os.path.join(HERE, "routines.txt"), types)
     x_items, x_generics = read_routines(os.path.join(HERE, "extensions.txt"), types)
     if args.csource:
