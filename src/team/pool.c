@@ -146,7 +146,9 @@ bool shoal_pool_try_claim(const int *blocks, int n, int prio)
 }
 
 /* After the agreement on the claims: keep them (the blocks are the new
- * teams'), or give them back. */
+ * teams'), or give them back.  Only for a claim that succeeded here: a
+ * failed one holds nothing, and "giving back" a block another creation
+ * holds (or a live team owns) would let two teams share it. */
 void shoal_pool_settle(const int *blocks, int n, bool keep)
 {
     pthread_mutex_lock(&create_lock);

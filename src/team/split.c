@@ -108,7 +108,8 @@ static int claim_round(struct shoal_team *parent, int n, const struct shoal_team
         shoal_block_agree(parent, busy);
         all_held = busy[0] == 0;
     }
-    shoal_pool_settle(mine, n_mine, all_held);
+    if (held)   /* a claim that failed took nothing: the blocks may be another creation's */
+        shoal_pool_settle(mine, n_mine, all_held);
     return all_held;
 }
 
