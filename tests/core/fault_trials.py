@@ -56,9 +56,15 @@ def trial(n):
     try:
         _, err = job.communicate(timeout=10)
     except subprocess.TimeoutExpired:
+        # Evidence for the next one: who was left, in which state, and where oshrun waited.
+        states = subprocess.run(["ps", "-s", str(job.pid), "-o", "pid,stat,wchan:24,args"],
+                                capture_output=True, text=True).stdout.strip().replace("\n", " | ")
+        stack = subprocess.run(["timeout", "20", "gdb", "-p", str(job.pid), "-batch", "-ex", "bt"],
+                               capture_output=True, text=True).stdout
+        stack = " / ".join(l.split(" in ")[-1][:60] for l in stack.splitlines() if l.startswith("#"))
         jobwatch.kill_session(job.pid)
         job.communicate()
-        return kind, npes, delay, ["the job did not end within 10 s"]
+        return kind, npes, delay, [f"the job did not end within 10 s (processes: {states}; oshrun: {stack})"]
     rc, problems = job.returncode, []
     if kind == "kill_pe":
         if rc != 137 or not re.search(rf"PE \d+ \(pid {victim}\) was killed by signal 9", err):
