@@ -16,6 +16,16 @@ static void check_symmetric(const char *routine, const void *buf, size_t len)
         shoal_check_remote(routine, buf, len, shoal.my_pe);
 }
 
+/* Under SHMEM_DEBUG: a collective's dest and source buffers (their own lengths). */
+SHOAL_INLINE void check_buffers(const char *routine, const void *dest, size_t dest_len, const void *source,
+                                size_t source_len)
+{
+    if (SHOAL_DEBUG_ON) {
+        check_symmetric(routine, dest, dest_len);
+        check_symmetric(routine, source, source_len);
+    }
+}
+
 /* Bytes from the first to the last element of n elements at stride (in elements). */
 static size_t strided_bytes(ptrdiff_t stride, size_t elem, size_t n)
 {
@@ -29,12 +39,9 @@ SHOAL_INLINE int broadcast(const char *routine, shmem_team_t team, void *dest, c
     struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
-    if (SHOAL_DEBUG_ON) {
-        if (root < 0 || root >= t->n_pes)
-            shoal_fatal(routine, "PE_root %d is not in the team (PEs 0..%d)", root, t->n_pes - 1);
-        check_symmetric(routine, dest, bytes);
-        check_symmetric(routine, source, bytes);
-    }
+    if (SHOAL_DEBUG_ON && (root < 0 || root >= t->n_pes))
+        shoal_fatal(routine, "PE_root %d is not in the team (PEs 0..%d)", root, t->n_pes - 1);
+    check_buffers(routine, dest, bytes, source, bytes);
     int rc;
     SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_broadcast(t, dest, source, bytes, root)));
     return rc;
@@ -46,10 +53,7 @@ SHOAL_INLINE int collect(const char *routine, shmem_team_t team, void *dest, con
     struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
-    if (SHOAL_DEBUG_ON) {
-        check_symmetric(routine, dest, fixed ? bytes * t->n_pes : bytes);   /* collect: sizes differ */
-        check_symmetric(routine, source, bytes);
-    }
+    check_buffers(routine, dest, fixed ? bytes * t->n_pes : bytes, source, bytes);   /* collect: sizes differ */
     int rc;
     SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes,
                     rc = fixed ? SHOAL_AS_USER_CALL(routine, shoal_coll_fcollect(t, dest, source, bytes))
@@ -62,10 +66,7 @@ SHOAL_INLINE int alltoall(const char *routine, shmem_team_t team, void *dest, co
     struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
-    if (SHOAL_DEBUG_ON) {
-        check_symmetric(routine, dest, bytes * t->n_pes);
-        check_symmetric(routine, source, bytes * t->n_pes);
-    }
+    check_buffers(routine, dest, bytes * t->n_pes, source, bytes * t->n_pes);
     int rc;
     SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, bytes * t->n_pes, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_alltoall(t, dest, source, bytes)));
     return rc;
@@ -77,10 +78,8 @@ SHOAL_INLINE int alltoalls(const char *routine, shmem_team_t team, void *dest, c
     struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
-    if (SHOAL_DEBUG_ON) {
-        check_symmetric(routine, dest, strided_bytes(dst, elem, nelems * t->n_pes));
-        check_symmetric(routine, source, strided_bytes(sst, elem, nelems * t->n_pes));
-    }
+    check_buffers(routine, dest, strided_bytes(dst, elem, nelems * t->n_pes), source,
+                  strided_bytes(sst, elem, nelems * t->n_pes));
     int rc;
     SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, elem * nelems * t->n_pes, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_alltoalls(t, dest, source, dst, sst, elem, nelems)));
     return rc;
@@ -92,10 +91,7 @@ SHOAL_INLINE int reduce(const char *routine, shmem_team_t team, enum shoal_op op
     struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
-    if (SHOAL_DEBUG_ON) {
-        check_symmetric(routine, dest, nreduce * elem);
-        check_symmetric(routine, source, nreduce * elem);
-    }
+    check_buffers(routine, dest, nreduce * elem, source, nreduce * elem);
     int rc;
     SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, nreduce * elem, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_reduce(t, op, dt, dest, source, nreduce)));
     return rc;
@@ -107,10 +103,7 @@ SHOAL_INLINE int scan(const char *routine, shmem_team_t team, enum shoal_dtype d
     struct shoal_team *t = shoal_api_member_team(routine, team);
     if (!t)
         return -1;
-    if (SHOAL_DEBUG_ON) {
-        check_symmetric(routine, dest, nelems * elem);
-        check_symmetric(routine, source, nelems * elem);
-    }
+    check_buffers(routine, dest, nelems * elem, source, nelems * elem);
     int rc;
     SHOAL_PROF_SPAN(routine, SHOAL_PROF_COLL, t, nelems * elem, rc = SHOAL_AS_USER_CALL(routine, shoal_coll_scan(t, dt, dest, source, nelems, inclusive)));
     return rc;
