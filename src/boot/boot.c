@@ -61,7 +61,6 @@ int shoal_boot_init(int *rank, int *size)
 const char *shoal_boot_name(void) { return boot ? boot->name : "none"; }
 void shoal_boot_allgather(const void *in, void *out, size_t len) { boot->allgather(in, out, len); }
 void shoal_boot_barrier(void) { boot->barrier(); }
-int shoal_boot_barrier_lost(void) { return boot && boot->barrier_lost && boot->barrier_lost(); }
 void shoal_boot_fini(void) { boot->fini(); }
 
 _Noreturn void shoal_boot_abort(int status)

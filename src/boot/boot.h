@@ -15,7 +15,6 @@ struct shoal_boot {
     void (*barrier)(void);
     void (*abort)(int status);            /* take the whole job down with this status; never returns */
     void (*fini)(void);
-    int (*barrier_lost)(void);            /* NULL or 0: barrier synchronizes; else it is a no-op now */
 };
 
 extern const struct shoal_boot shoal_boot_local, shoal_boot_single;
@@ -31,7 +30,6 @@ int shoal_boot_init(int *rank, int *size);
 const char *shoal_boot_name(void);
 void shoal_boot_allgather(const void *in, void *out, size_t len);
 void shoal_boot_barrier(void);
-int shoal_boot_barrier_lost(void);   /* another library of this process closed the launcher's connection */
 _Noreturn void shoal_boot_abort(int status);
 void shoal_boot_fini(void);
 

@@ -84,5 +84,5 @@ static void local_fini(void)
 }
 
 const struct shoal_boot shoal_boot_local = {
-    "local", local_detect, local_init, local_allgather, local_barrier, local_abort, local_fini, NULL,
+    "local", local_detect, local_init, local_allgather, local_barrier, local_abort, local_fini,
 };

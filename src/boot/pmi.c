@@ -99,13 +99,11 @@ static int pmi_init(int *rank, int *size)
     return 0;
 }
 
-static int pmi_barrier_lost(void) { return pmi_wire_taken(&wire); }
-
 static void pmi_barrier(void)
 {
     char reply[256];
     /* MPI_Finalize took the shared connection: shmem_finalize synchronizes
-     * over Shoal's own transports instead (see shoal_boot_barrier_lost). */
+     * over Shoal's own transports instead (core/init.c, last_synchronization). */
     if (pmi_wire_taken(&wire))
         return;
     request("cmd=barrier_in\n", "barrier_out", reply, sizeof reply);
@@ -156,5 +154,5 @@ static void pmi_fini(void)
 }
 
 const struct shoal_boot shoal_boot_pmi = {
-    "pmi1", pmi_detect, pmi_init, pmi_allgather, pmi_barrier, pmi_abort, pmi_fini, pmi_barrier_lost,
+    "pmi1", pmi_detect, pmi_init, pmi_allgather, pmi_barrier, pmi_abort, pmi_fini,
 };

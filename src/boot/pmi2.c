@@ -178,13 +178,11 @@ static bool kvs_lookup(const char *key, char *value, size_t cap)
     return true;
 }
 
-static int pmi2_barrier_lost(void) { return pmi_wire_taken(&wire); }
-
 static void pmi2_barrier(void)
 {
     char reply[256], none[8];
     /* MPI_Finalize took the shared connection: shmem_finalize synchronizes
-     * over Shoal's own transports instead (see shoal_boot_barrier_lost). */
+     * over Shoal's own transports instead (core/init.c, last_synchronization). */
     if (pmi_wire_taken(&wire))
         return;
     request("cmd=kvs-fence;", "kvs-fence-response", reply, sizeof reply);
@@ -237,5 +235,5 @@ static void pmi2_fini(void)
 }
 
 const struct shoal_boot shoal_boot_pmi2 = {
-    "pmi2", pmi2_detect, pmi2_init, pmi2_allgather, pmi2_barrier, pmi2_abort, pmi2_fini, pmi2_barrier_lost,
+    "pmi2", pmi2_detect, pmi2_init, pmi2_allgather, pmi2_barrier, pmi2_abort, pmi2_fini,
 };

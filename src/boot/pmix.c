@@ -136,10 +136,8 @@ static void fence(bool collect)
 /* Without PMIx the barriers still asked for are shmem_finalize's, which has
  * already synchronized every PE over Shoal's own transports (a team barrier
  * after quiet), so going on is safe. */
-/* After the owner's PMIx_Finalize, shmem_finalize synchronizes over Shoal's
- * own transports instead (see shoal_boot_barrier_lost). */
-static int pmix_barrier_lost(void) { return owner_gone(); }
-
+/* After the owner's PMIx_Finalize a no-op: shmem_finalize synchronizes over
+ * Shoal's own transports first (core/init.c, last_synchronization). */
 static void pmix_barrier(void)
 {
     if (!owner_gone())
@@ -184,5 +182,5 @@ static void pmix_fini(void)
 }
 
 const struct shoal_boot shoal_boot_pmix = {
-    "pmix", pmix_detect, pmix_init, pmix_allgather, pmix_barrier, pmix_abort, pmix_fini, pmix_barrier_lost,
+    "pmix", pmix_detect, pmix_init, pmix_allgather, pmix_barrier, pmix_abort, pmix_fini,
 };

@@ -20,5 +20,5 @@ static _Noreturn void single_abort(int status) { _exit(status); }
 static void single_fini(void) {}
 
 const struct shoal_boot shoal_boot_single = {
-    "single", single_detect, single_init, single_allgather, single_barrier, single_abort, single_fini, NULL,
+    "single", single_detect, single_init, single_allgather, single_barrier, single_abort, single_fini,
 };

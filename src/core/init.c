@@ -260,13 +260,12 @@ void shoal_finalize(void)
  * answers the flushes of peers finishing their quiet (the launcher's
  * barrier may not poll, and MPI_Finalize may have taken it), and its own
  * messages are consumed by their targets inside it.  Then the launcher's
- * barrier, when we still have it: nobody closes an endpoint while a peer
- * still waits in the team barrier for a message from it. */
+ * barrier (a no-op once MPI_Finalize has taken it): nobody closes an
+ * endpoint while a peer still waits in the team barrier for a message. */
 static void last_synchronization(void)
 {
     shoal_team_barrier(&shoal_team_world);
-    if (!shoal_boot_barrier_lost())
-        shoal_boot_barrier();
+    shoal_boot_barrier();
 }
 
 static void finalize_step(bool at_exit)

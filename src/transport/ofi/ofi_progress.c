@@ -241,8 +241,9 @@ static bool await_traffic(struct pollfd *fds, struct fid **cq, const struct time
  * it does not watch the traffic (every arrival would wake it for nothing);
  * it only looks every STAND_BACK_US whether the PE still polls, so a PE
  * that goes back to computing with traffic in flight waits at most that
- * long; a PE about to sleep in a wait hands over at once (handover_fd).  (It used to stand back a whole polling interval, 1 ms: that was
- * the multi-millisecond tail of small operations across hosts.) */
+ * long; a PE about to sleep in a wait hands over at once (handover_fd).
+ * (It used to stand back a whole polling interval, 1 ms: that was the
+ * multi-millisecond tail of small operations across hosts.) */
 enum { STAND_BACK_US = 100 };
 
 static void *progress_main(void *arg)
