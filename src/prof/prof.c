@@ -15,7 +15,7 @@ bool shoal_prof_on;
 struct shoal_prof_state shoal_prof;
 
 static bool threaded;   /* SHMEM_THREAD_MULTIPLE: counters are shared between threads */
-struct shoal_prof_choices shoal_prof_choices;
+__thread struct shoal_prof_choices shoal_prof_choices;
 
 uint64_t shoal_prof_now(void)
 {

@@ -41,13 +41,13 @@ void shoal_prof_end(struct shoal_prof_span *s);
 /* The collective selector logs every algorithm it picks, recording or not:
  * three plain stores cost less than a second branch on the off path.  A span
  * names the first choice made after it began (the outermost, when a
- * hierarchical collective chooses again inside).  Not per thread: under
- * SHMEM_THREAD_MULTIPLE, collectives run at once may swap their names. */
+ * hierarchical collective chooses again inside).  Per thread: under
+ * SHMEM_THREAD_MULTIPLE, threads run collectives at once. */
 struct shoal_prof_choices {
     unsigned n;
     const char *alg[8];
 };
-extern struct shoal_prof_choices shoal_prof_choices;
+extern __thread struct shoal_prof_choices shoal_prof_choices;
 SHOAL_INLINE void shoal_prof_choice(const char *alg)
 {
     shoal_prof_choices.alg[shoal_prof_choices.n++ % 8] = alg;
