@@ -16,6 +16,11 @@
     extern __typeof__(p##name) name __attribute__((weak, alias("p" #name), visibility("default"))); \
     ret p##name params
 
+/* Setup and teardown of every layer (lifecycle.c). */
+int shoal_init(int requested, int *provided);   /* 0 on success */
+void shoal_finalize(void);
+_Noreturn void shoal_global_exit(int status);
+
 /* Public handles are pointers to the internal objects. */
 SHOAL_INLINE struct shoal_ctx *shoal_ctx_of(shmem_ctx_t ctx) { return (struct shoal_ctx *)ctx; }
 SHOAL_INLINE struct shoal_team *shoal_team_of(shmem_team_t team) { return (struct shoal_team *)team; }

@@ -103,7 +103,7 @@ static void pmi_barrier(void)
 {
     char reply[256];
     /* MPI_Finalize took the shared connection: shmem_finalize synchronizes
-     * over Shoal's own transports instead (core/init.c, last_synchronization). */
+     * over Shoal's own transports instead (api/lifecycle.c, last_synchronization). */
     if (pmi_wire_taken(&wire))
         return;
     request("cmd=barrier_in\n", "barrier_out", reply, sizeof reply);

@@ -182,7 +182,7 @@ static void pmi2_barrier(void)
 {
     char reply[256], none[8];
     /* MPI_Finalize took the shared connection: shmem_finalize synchronizes
-     * over Shoal's own transports instead (core/init.c, last_synchronization). */
+     * over Shoal's own transports instead (api/lifecycle.c, last_synchronization). */
     if (pmi_wire_taken(&wire))
         return;
     request("cmd=kvs-fence;", "kvs-fence-response", reply, sizeof reply);

@@ -137,7 +137,7 @@ static void fence(bool collect)
  * already synchronized every PE over Shoal's own transports (a team barrier
  * after quiet), so going on is safe. */
 /* After the owner's PMIx_Finalize a no-op: shmem_finalize synchronizes over
- * Shoal's own transports first (core/init.c, last_synchronization). */
+ * Shoal's own transports first (api/lifecycle.c, last_synchronization). */
 static void pmix_barrier(void)
 {
     if (!owner_gone())

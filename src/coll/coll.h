@@ -49,7 +49,7 @@ void shoal_barrier_dissem(struct shoal_team *t);
 void shoal_barrier_shm(struct shoal_team *t);
 void shoal_barrier_tree(struct shoal_team *t);
 
-/* Init hooks (core/init.c): check the SHMEM_*_ALGORITHM choices after
+/* Init hooks (api/lifecycle.c): check the SHMEM_*_ALGORITHM choices after
  * shoal_config_load; fini frees nothing that outlives a team today. */
 void shoal_coll_init(void);
 void shoal_coll_fini(void);

@@ -68,7 +68,7 @@ static const struct {
     [K_ALLTOALL] = {"SHMEM_ALLTOALL_ALGORITHM", alltoall_names},
 };
 static enum coll_alg forced[K_KINDS];
-static bool initialized;   /* until core/init.c calls shoal_coll_init, the first choice does */
+static bool initialized;   /* until shmem_init calls shoal_coll_init, the first choice does */
 static unsigned generation; /* bumped by every init: remembered choices are stale after it */
 
 const char *coll_alg_name(enum coll_alg a)

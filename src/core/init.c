@@ -1,4 +1,5 @@
-/* Library setup and teardown. */
+/* The base layer's part of setup and teardown; api/lifecycle.c puts the
+ * layers together in shmem_init and shmem_finalize. */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +8,7 @@
 
 #include "shoal.h"
 #include "../boot/boot.h"
-#include "../coll/coll.h"
 #include "../mem/mem.h"
-#include "../prof/prof.h"
-#include "../team/team.h"
 
 struct shoal_state shoal;
 
@@ -102,11 +100,11 @@ static void count_machine(const struct pe_card *cards)
     }
 }
 
-static void create_segments(void)
+static void create_segments(size_t internal_bytes)
 {
     if (shoal_globals_share(&segs[SHOAL_SEG_DATA]) != 0)
         shoal_fatal("shmem_init", "could not make global variables symmetric (memfd/mmap failed)");
-    size_t internal = ((size_t)1 << 20) + shoal_teams_internal_bytes();   /* control blocks, pSync pool */
+    size_t internal = ((size_t)1 << 20) + internal_bytes;   /* control blocks, then the layers' (pSync pool) */
     internal = (internal + 4095) & ~(size_t)4095;
     size_t heap = internal + ((shoal_cfg.heap_size + 4095) & ~(size_t)4095);
     if (shoal_heap_create(&segs[SHOAL_SEG_HEAP], heap) != 0)
@@ -196,94 +194,56 @@ static void print_banner(void)
     fflush(stdout);
 }
 
-static void finalize_step(bool at_exit);
-
-/* One rule for every program (start_pes ones, and shmem_init ones that
- * return from main, or call exit(0), without shmem_finalize, or init more
- * often than they finalize): the init references left at exit are
- * finalized here.  That is collective, so each step first waits, bounded,
- * for every PE to reach finalize (shoal_await_finalizers).  A failing exit
- * (status != 0) skips it: the launcher ends the job, and PEs may be waiting
- * for this one in a collective it will never join. */
-static void finalize_at_exit(int status, void *unused)
+/* The first half of shmem_init (api/lifecycle.c): the launcher and the
+ * environment.  -1 when the launcher's environment cannot be read. */
+int shoal_core_boot(int requested)
 {
-    (void)unused;
-    if (shoal.init_count == 0 || status != 0)
-        return;
-    if (SHOAL_DEBUG_ON)
-        shoal_warn("exit", "shmem_finalize was not called for %d shmem_init%s; finalizing implicitly "
-                   "(call shmem_finalize before returning from main)", shoal.init_count,
-                   shoal.init_count == 1 ? "" : "s");
-    while (shoal.init_count > 0)
-        finalize_step(true);
-}
-
-int shoal_init(int requested, int *provided)
-{
-    if (shoal.init_count++ > 0)
-        goto done;
     if (shoal_boot_init(&shoal.my_pe, &shoal.n_pes) != 0) {
         fprintf(stderr, "Shoal error: shmem_init: the launcher's environment could not be read; "
                         "start the program with oshrun\n");
-        shoal.init_count = 0;
         return -1;
     }
     shoal_config_load();   /* after the bootstrap, so errors name the PE */
     shoal.thread_level = requested;
-    create_segments();
+    return 0;
+}
+
+/* The second half: symmetric memory (internal bytes reserved for the layers
+ * above, which size it from the configuration), every peer mapped or
+ * reached through the network, control blocks, waiting. */
+void shoal_core_attach(size_t internal_bytes)
+{
+    create_segments(internal_bytes);
     exchange_and_map();
     if (shoal.n_hosts > 1)
         shoal_ofi_init();   /* PEs on other hosts: network transport (transport/ofi), AMOs through it */
     setup_control_blocks();
     shoal_wait_init();
-    shoal_teams_init();
-    shoal_coll_init();   /* validates SHMEM_*_ALGORITHM now, not at the first collective */
-    shoal_prof_init();   /* SHOAL_PROFILE / SHOAL_TRACE: collective (aligns the trace clocks) */
-    static bool at_exit_registered;
-    if (!at_exit_registered && on_exit(finalize_at_exit, NULL) == 0)
-        at_exit_registered = true;
+}
+
+/* Every PE has set up every layer. */
+void shoal_core_ready(void)
+{
     shoal_boot_barrier();
     print_banner();
-done:
-    if (provided)
-        *provided = shoal.thread_level;
-    return 0;
 }
 
-void shoal_finalize(void)
+/* Every operation this PE issued on every endpoint is complete (finalize). */
+void shoal_core_quiet_all(void)
 {
-    finalize_step(false);
+    shoal_ofi_quiet_all();
 }
 
-/* Every PE's network traffic has reached its target when this returns.
- * A world barrier over Shoal's own transports: while in it a PE still
- * answers the flushes of peers finishing their quiet (the launcher's
- * barrier may not poll, and MPI_Finalize may have taken it), and its own
- * messages are consumed by their targets inside it.  Then the launcher's
- * barrier (a no-op once MPI_Finalize has taken it): nobody closes an
- * endpoint while a peer still waits in the team barrier for a message. */
-static void last_synchronization(void)
+/* The launcher's barrier: a no-op once MPI_Finalize has taken its connection. */
+void shoal_core_barrier(void)
 {
-    shoal_team_barrier(&shoal_team_world);
     shoal_boot_barrier();
 }
 
-static void finalize_step(bool at_exit)
+/* The last of finalize: the network closes, then (after every PE closed
+ * its own) the segments go. */
+void shoal_core_fini(void)
 {
-    if (shoal.init_count == 0)
-        return;
-    shoal_quiet(&shoal_ctx_default);
-    uint64_t arrival = __atomic_add_fetch(&shoal.my_ctl->finalizing, 1, __ATOMIC_RELEASE);
-    if (at_exit)
-        shoal_await_finalizers(arrival);
-    shoal_team_barrier(&shoal_team_world);
-    if (--shoal.init_count > 0)
-        return;
-    shoal_prof_finalize();   /* every way to finalize (explicit, at exit) writes the profile */
-    shoal_ofi_quiet_all();   /* peers answer: none has passed the synchronization below */
-    last_synchronization();
-    shoal_coll_fini();
-    shoal_teams_fini();
     shoal_ofi_fini();
     shoal_boot_barrier();   /* nobody touches a peer's memory past here */
     for (int pe = 0; pe < shoal.n_pes; pe++)
@@ -304,9 +264,8 @@ static void finalize_step(bool at_exit)
     shoal_boot_fini();
 }
 
-void shoal_global_exit(int status)
+_Noreturn void shoal_core_abort(int status)
 {
-    shoal_prof_exit();
     fflush(stdout);
     fflush(stderr);
     shoal_boot_abort(status);

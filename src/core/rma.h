@@ -43,7 +43,7 @@ extern const struct shoal_remote_ops *shoal_remote;
  * job spans hosts: it installs shoal_remote and sets shoal.amo_via_network;
  * it reports any failure itself and returns 0. */
 int shoal_ofi_init(void);
-/* Finalize in two steps around the last synchronization (core/init.c):
+/* Finalize in two steps around the last synchronization (api/lifecycle.c):
  * quiet_all completes this PE's traffic, which peers serve until they pass
  * that synchronization; fini then closes without talking to anyone.
  * Both do nothing when the transport is not up. */

@@ -210,14 +210,18 @@ size_t shoal_heap_usable(void *ptr);                 /* size of the block at ptr
 /* Internal symmetric memory: only at init, in the same order on every PE. */
 void *shoal_internal_alloc(size_t size);
 
-/* ---- lifecycle ---- */
-int shoal_init(int requested, int *provided);   /* 0 on success */
-void shoal_finalize(void);
+/* ---- lifecycle (core/init.c: the base's part; api/lifecycle.c puts the layers together) ---- */
+int shoal_core_boot(int requested);   /* launcher and environment; -1 (said why) when not started by one */
+void shoal_core_attach(size_t internal_bytes);   /* symmetric memory with room for the layers, peers */
+void shoal_core_ready(void);                     /* every PE set up every layer */
+void shoal_core_quiet_all(void);                 /* every endpoint's operations complete */
+void shoal_core_barrier(void);                   /* the launcher's barrier */
+void shoal_core_fini(void);
+_Noreturn void shoal_core_abort(int status);
 /* Finalizing at exit (core/at_exit.c): waits, bounded, until every PE has
  * entered its arrival-th shoal_finalize; ends the job naming those that
  * never do or died. */
 void shoal_await_finalizers(uint64_t arrival);
-_Noreturn void shoal_global_exit(int status);
 static inline bool shoal_initialized(void) { return shoal.init_count > 0; }
 
 #endif

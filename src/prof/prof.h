@@ -74,7 +74,7 @@ SHOAL_INLINE void shoal_prof_choice(const char *alg)
         }                                                                                          \
     } while (0)
 
-/* ---- lifecycle (core/init.c) ---- */
+/* ---- lifecycle (api/lifecycle.c) ---- */
 void shoal_prof_init(void);        /* after the teams: aligns the trace clock with a barrier */
 void shoal_prof_finalize(void);    /* collective: writes the profile and the trace */
 void shoal_prof_exit(void);        /* shmem_global_exit: this PE writes what it has, alone */

@@ -116,7 +116,7 @@ SHOAL_INLINE int shoal_team_index_of(const struct shoal_team *t, int world_pe)
 }
 
 /* Bytes of internal symmetric memory the team layer needs (pSync pool,
- * colour-split exchange area); init.c reserves them before shoal_teams_init. */
+ * colour-split exchange area); shmem_init reserves them (shoal_core_attach) before shoal_teams_init. */
 size_t shoal_teams_internal_bytes(void);
 void shoal_teams_init(void);
 /* Last finalize: frees every team and context left (no communication). */
