@@ -4,28 +4,21 @@
  * byte counts and call the core's shoal_put / shoal_get. */
 #include "typed.h"
 
-SHOAL_INLINE void put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
-                      int pe, bool nbi)
+/* Puts and gets differ only in which side is remote: `to_pe` is a
+ * constant at every call, so each inlined copy keeps one branch of each. */
+SHOAL_INLINE void transfer(bool to_pe, const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+                           size_t bytes, int pe, bool nbi)
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
-    SHOAL_PROF_OP(routine, SHOAL_PROF_PUT, nbi, wpe, bytes);
+    SHOAL_PROF_OP(routine, to_pe ? SHOAL_PROF_PUT : SHOAL_PROF_GET, nbi, wpe, bytes);
     if (bytes == 0)
         return;
     if (SHOAL_DEBUG_ON)
-        shoal_check_remote(routine, dest, bytes, wpe);
-    shoal_put(shoal_ctx_of(ctx), dest, source, bytes, wpe, nbi);
-}
-
-SHOAL_INLINE void get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source, size_t bytes,
-                      int pe, bool nbi)
-{
-    int wpe = shoal_api_pe(routine, ctx, pe);
-    SHOAL_PROF_OP(routine, SHOAL_PROF_GET, nbi, wpe, bytes);
-    if (bytes == 0)
-        return;
-    if (SHOAL_DEBUG_ON)
-        shoal_check_remote(routine, source, bytes, wpe);
-    shoal_get(shoal_ctx_of(ctx), dest, source, bytes, wpe, nbi);
+        shoal_check_remote(routine, to_pe ? dest : source, bytes, wpe);
+    if (to_pe)
+        shoal_put(shoal_ctx_of(ctx), dest, source, bytes, wpe, nbi);
+    else
+        shoal_get(shoal_ctx_of(ctx), dest, source, bytes, wpe, nbi);
 }
 
 /* Bytes from the first to the last element a strided transfer touches. */
@@ -36,29 +29,26 @@ static size_t strided_extent(ptrdiff_t stride, size_t elem, size_t bsize, size_t
 }
 
 /* Strides count elements; iput/iget move blocks of one element. */
-SHOAL_INLINE void put_strided(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize, size_t nblocks, int pe)
+SHOAL_INLINE void transfer_strided(bool to_pe, const char *routine, shmem_ctx_t ctx, void *dest,
+                                   const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize,
+                                   size_t nblocks, int pe)
 {
     int wpe = shoal_api_pe(routine, ctx, pe);
-    SHOAL_PROF_OP(routine, SHOAL_PROF_PUT, false, wpe, elem * bsize * nblocks);
+    SHOAL_PROF_OP(routine, to_pe ? SHOAL_PROF_PUT : SHOAL_PROF_GET, false, wpe, elem * bsize * nblocks);
     if (nblocks == 0 || bsize == 0)
         return;
     if (SHOAL_DEBUG_ON)
-        shoal_check_remote(routine, dest, strided_extent(dst, elem, bsize, nblocks), wpe);
-    shoal_put_strided(shoal_ctx_of(ctx), dest, source, dst, sst, elem, bsize, nblocks, wpe);
+        shoal_check_remote(routine, to_pe ? dest : source,
+                           strided_extent(to_pe ? dst : sst, elem, bsize, nblocks), wpe);
+    if (to_pe)
+        shoal_put_strided(shoal_ctx_of(ctx), dest, source, dst, sst, elem, bsize, nblocks, wpe);
+    else
+        shoal_get_strided(shoal_ctx_of(ctx), dest, source, dst, sst, elem, bsize, nblocks, wpe);
 }
-
-SHOAL_INLINE void get_strided(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t bsize, size_t nblocks, int pe)
-{
-    int wpe = shoal_api_pe(routine, ctx, pe);
-    SHOAL_PROF_OP(routine, SHOAL_PROF_GET, false, wpe, elem * bsize * nblocks);
-    if (nblocks == 0 || bsize == 0)
-        return;
-    if (SHOAL_DEBUG_ON)
-        shoal_check_remote(routine, source, strided_extent(sst, elem, bsize, nblocks), wpe);
-    shoal_get_strided(shoal_ctx_of(ctx), dest, source, dst, sst, elem, bsize, nblocks, wpe);
-}
+#define put(...) transfer(true, __VA_ARGS__)
+#define get(...) transfer(false, __VA_ARGS__)
+#define put_strided(...) transfer_strided(true, __VA_ARGS__)
+#define get_strided(...) transfer_strided(false, __VA_ARGS__)
 
 /* ---- typed: one family for every row of stdrmatypes ---- */
 #define RMA_TYPED(T, N)                                                                            \
