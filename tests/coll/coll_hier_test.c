@@ -17,83 +17,27 @@
 #include <shmemx.h>
 
 #include "check.h"
+#include "coll_bytes.h"
 
 enum { MAX_TEAMS = 4, MAX_PES = 64, BIG = 3000 };
 
-struct team {
-    shmem_team_t t;
-    const char *label;
-    int my, n;
-    long *stamp;   /* barrier check: one word per member, symmetric */
-};
-
 static unsigned char *src, *dst;   /* symmetric */
-
-static unsigned char pat(int j, size_t i, int salt)
-{
-    return (unsigned char)(j * 29 + i * 7 + salt * 13 + 3);
-}
-
-static size_t collect_len(int j, int salt)
-{
-    return (j + salt) % 3 == 0 ? 0 : (size_t)((j * 53 + salt * 17) % 200) + 1;
-}
+static long *stamps[MAX_TEAMS];    /* barrier check: one word per member of each team, symmetric */
 
 /* Nobody leaves the barrier before everyone has arrived: every member puts
  * its round number into my stamps (and quiets) before its barrier. */
-static void check_barrier(const struct team *tm, long round)
+static void check_barrier(const struct team *tm, long *stamp, long round)
 {
     for (int j = 0; j < tm->n; j++)
-        shmem_long_p(&tm->stamp[tm->my], round, shmem_team_translate_pe(tm->t, j, SHMEM_TEAM_WORLD));
+        shmem_long_p(&stamp[tm->my], round, shmem_team_translate_pe(tm->t, j, SHMEM_TEAM_WORLD));
     shmem_quiet();
     CHECK(shmem_team_sync(tm->t) == 0, "team_sync");
     for (int j = 0; j < tm->n; j++) {
-        long s = __atomic_load_n(&tm->stamp[j], __ATOMIC_ACQUIRE);
+        long s = __atomic_load_n(&stamp[j], __ATOMIC_ACQUIRE);
         /* a member already past this barrier may have stamped the next round */
         CHECK(s == round || s == round + 1, "team %s: after barrier %ld, member %d has stamped %ld", tm->label,
               round, j, s);
     }
-}
-
-static void check_bcast(const struct team *tm, size_t n, int root, int salt)
-{
-    for (size_t i = 0; i < n; i++) {
-        src[i] = pat(tm->my, i, salt);
-        dst[i] = 0xee;
-    }
-    CHECK(shmem_broadcastmem(tm->t, dst, src, n, root) == 0, "broadcast rc");
-    for (size_t i = 0; i < n; i++)
-        CHECK(dst[i] == pat(root, i, salt), "team %s: broadcast %zu B from root %d: byte %zu is %d, want %d",
-              tm->label, n, root, i, dst[i], pat(root, i, salt));
-}
-
-static void check_fcollect(const struct team *tm, size_t n, int salt)
-{
-    for (size_t i = 0; i < n; i++)
-        src[i] = pat(tm->my, i, salt);
-    memset(dst, 0xee, n * tm->n);
-    CHECK(shmem_fcollectmem(tm->t, dst, src, n) == 0, "fcollect rc");
-    for (int j = 0; j < tm->n; j++)
-        for (size_t i = 0; i < n; i++)
-            CHECK(dst[j * n + i] == pat(j, i, salt), "team %s: fcollect %zu B: block %d byte %zu is %d, want %d",
-                  tm->label, n, j, i, dst[j * n + i], pat(j, i, salt));
-}
-
-static void check_collect(const struct team *tm, int salt)
-{
-    size_t mine = collect_len(tm->my, salt), total = 0;
-    for (size_t i = 0; i < mine; i++)
-        src[i] = pat(tm->my, i, salt);
-    for (int j = 0; j < tm->n; j++)
-        total += collect_len(j, salt);
-    memset(dst, 0xee, total + 64);
-    CHECK(shmem_collectmem(tm->t, dst, src, mine) == 0, "collect rc");
-    size_t at = 0;
-    for (int j = 0; j < tm->n; j++)
-        for (size_t i = 0; i < collect_len(j, salt); i++, at++)
-            CHECK(dst[at] == pat(j, i, salt), "team %s: collect: block %d byte %zu is %d, want %d", tm->label, j, i,
-                  dst[at], pat(j, i, salt));
-    CHECK(dst[total] == 0xee, "team %s: collect wrote past its %zu bytes", tm->label, total);
 }
 
 static int add_team(struct team *teams, int nt, shmem_team_t t, const char *label)
@@ -103,7 +47,7 @@ static int add_team(struct team *teams, int nt, shmem_team_t t, const char *labe
         teams[nt].my = shmem_team_my_pe(t);
         teams[nt].n = shmem_team_n_pes(t);
     }
-    teams[nt].stamp = shmem_calloc(MAX_PES, sizeof(long));   /* collective: every PE allocates */
+    stamps[nt] = shmem_calloc(MAX_PES, sizeof(long));   /* collective: every PE allocates */
     return nt + 1;
 }
 
@@ -133,33 +77,33 @@ int main(int argc, char **argv)
         /* Each kind on every team in turn, back to back. */
         for (int i = 0; i < nt; i++)
             if (teams[i].t != SHMEM_TEAM_INVALID)
-                check_barrier(&teams[i], r + 1);
+                check_barrier(&teams[i], stamps[i], r + 1);
         for (int root = 0; root < npes; root++)
             for (int i = 0; i < nt; i++)
                 if (teams[i].t != SHMEM_TEAM_INVALID && root < teams[i].n) {
-                    check_bcast(&teams[i], 8, root, r + root);
-                    check_bcast(&teams[i], root % 2 ? BIG : 100, root, r + root + 1);
+                    check_bcast(&teams[i], dst, src, 8, root, r + root);
+                    check_bcast(&teams[i], dst, src, root % 2 ? BIG : 100, root, r + root + 1);
                 }
         for (int i = 0; i < nt; i++)
             if (teams[i].t != SHMEM_TEAM_INVALID)
-                check_fcollect(&teams[i], 8, r + i);
+                check_fcollect(&teams[i], dst, src, 8, r + i);
         for (int i = 0; i < nt; i++)
             if (teams[i].t != SHMEM_TEAM_INVALID)
-                check_fcollect(&teams[i], BIG / 2 + 1, r + i);
+                check_fcollect(&teams[i], dst, src, BIG / 2 + 1, r + i);
         for (int s = 0; s < 3; s++)
             for (int i = 0; i < nt; i++)
                 if (teams[i].t != SHMEM_TEAM_INVALID)
-                    check_collect(&teams[i], r * 3 + s + i);
+                    check_collect(&teams[i], dst, src, r * 3 + s + i);
         /* Mixed kinds alternating between two teams. */
         for (int k = 0; k < 4; k++) {
             const struct team *a = &teams[0], *b = &teams[nt - 1];
-            check_fcollect(a, 16, k);
+            check_fcollect(a, dst, src, 16, k);
             if (b->t != SHMEM_TEAM_INVALID)
-                check_bcast(b, 24, k % b->n, k);
-            check_collect(a, k);
+                check_bcast(b, dst, src, 24, k % b->n, k);
+            check_collect(a, dst, src, k);
             if (b->t != SHMEM_TEAM_INVALID)
-                check_collect(b, k + 1);
-            check_bcast(a, 40, (k * 5) % npes, k);
+                check_collect(b, dst, src, k + 1);
+            check_bcast(a, dst, src, 40, (k * 5) % npes, k);
         }
     }
     shmem_barrier_all();

@@ -19,6 +19,7 @@
 #include <shmemx.h>
 
 #include "check.h"
+#include "coll_bytes.h"
 
 /* The type table's rows by family: SHOAL_FOR_<FAMILY>(m) expands to
  * m(C type, TYPENAME) per row (generated from src/core/types.def, as the
@@ -30,11 +31,6 @@ static char *big_a, *big_b, *ref;   /* symmetric work areas */
 static long psync1[SHMEM_REDUCE_SYNC_SIZE], psync2[SHMEM_REDUCE_SYNC_SIZE];
 static int me, npes, quick;
 
-struct team {
-    shmem_team_t t;
-    const char *label;
-    int my, n;
-};
 
 /* Member j's input element i (salt varies per call). */
 static long val(int j, size_t i, int salt)
@@ -185,28 +181,13 @@ static void scans(const struct team *tm, int salt)
 
 /* ---- data movement ---- */
 
-static unsigned char pat(int j, size_t i, int salt)
-{
-    return (unsigned char)(j * 13 + i * 3 + salt * 7 + 1);
-}
-
 static void broadcasts(const struct team *tm, int salt)
 {
     static const size_t sizes[] = {0, 1, 7, 64, 1000, 70001};
     unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
-        for (int r = 0; r < 2; r++) {
-            int root = r ? tm->n - 1 : 0;
-            size_t n = sizes[si];
-            for (size_t i = 0; i < n; i++) {
-                src[i] = pat(tm->my, i, salt);
-                dst[i] = 0xee;
-            }
-            CHECK(shmem_broadcastmem(tm->t, dst, src, n, root) == 0, "broadcast rc");
-            for (size_t i = 0; i < n; i++)
-                CHECK(dst[i] == pat(root, i, salt), "team %s: broadcast n %zu root %d: byte %zu is %d, want %d",
-                      tm->label, n, root, i, dst[i], pat(root, i, salt));
-        }
+        for (int r = 0; r < 2; r++)
+            check_bcast(tm, dst, src, sizes[si], r ? tm->n - 1 : 0, salt);
 }
 
 /* Many small broadcasts back to back with rotating roots and sizes, the
@@ -239,37 +220,14 @@ static void broadcast_storm(const struct team *tm, int salt)
     }
 }
 
-static size_t collect_len(int j, int salt)
-{
-    return (size_t)((j * 5 + salt) % 4 == 0 ? 0 : (j * 37 + salt * 11) % 300);
-}
-
 static void collects(const struct team *tm, int salt)
 {
     static const size_t sizes[] = {0, 1, 13, 4096};
     unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
-    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
-        size_t n = sizes[si];
-        for (size_t i = 0; i < n; i++)
-            src[i] = pat(tm->my, i, salt);
-        memset(dst, 0xee, n * tm->n);
-        CHECK(shmem_fcollectmem(tm->t, dst, src, n) == 0, "fcollect rc");
-        for (int j = 0; j < tm->n; j++)
-            for (size_t i = 0; i < n; i++)
-                CHECK(dst[j * n + i] == pat(j, i, salt), "team %s: fcollect n %zu: block %d byte %zu", tm->label, n,
-                      j, i);
-    }
-    for (int round = 0; round < 3; round++) {
-        int s = salt + round;
-        size_t mine = collect_len(tm->my, s);
-        for (size_t i = 0; i < mine; i++)
-            src[i] = pat(tm->my, i, s);
-        CHECK(shmem_collectmem(tm->t, dst, src, mine) == 0, "collect rc");
-        size_t at = 0;
-        for (int j = 0; j < tm->n; j++)
-            for (size_t i = 0; i < collect_len(j, s); i++, at++)
-                CHECK(dst[at] == pat(j, i, s), "team %s: collect: block %d byte %zu", tm->label, j, i);
-    }
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        check_fcollect(tm, dst, src, sizes[si], salt);
+    for (int round = 0; round < 3; round++)
+        check_collect(tm, dst, src, salt + round);
 }
 
 static void alltoalls(const struct team *tm, int salt)
