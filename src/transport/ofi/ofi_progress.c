@@ -254,22 +254,23 @@ static void *progress_main(void *arg)
     struct pollfd fds[2] = {{stop_fd, POLLIN, 0}, {shoal_ofi.wait_fd, POLLIN, 0}};
     struct fid *cq = &shoal_ofi.main_ep.cq->fid;
     unsigned busy = 0;
-    uint64_t seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
+    uint64_t mark = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
     for (;;) {
-        uint64_t now = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
-        bool pe_polls = now != seen;
-        seen = now;
-        if (pe_polls && !pe_asleep()) {
-            if (!stand_back(stop_fd, &stand_back_interval))
-                break;
-            continue;
-        }
         if (!await_traffic(fds, &cq, &interval, &busy))
             break;
+        /* The PE polled while we waited: it takes this arrival itself,
+         * unless its machine has fewer cores than PEs (it may be off its
+         * core when the next one comes; this thread then serves it). */
+        if (!shoal.oversubscribed && __atomic_load_n(&hook_calls, __ATOMIC_RELAXED) != mark && !pe_asleep()) {
+            if (!stand_back(stop_fd, &stand_back_interval))
+                break;
+            mark = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
+            continue;
+        }
         shoal_ofi_drain(&shoal_ofi.main_ep);
         drain_side_endpoints();
         wake_own_waiters();
-        seen = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
+        mark = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
     }
     return NULL;
 }
