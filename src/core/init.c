@@ -8,6 +8,7 @@
 #include "shoal.h"
 #include "../boot/boot.h"
 #include "../coll/coll.h"
+#include "../coll/tuning.h"
 #include "../mem/mem.h"
 #include "../prof/prof.h"
 #include "../team/team.h"
@@ -22,6 +23,7 @@ struct pe_card {
     char host[96];   /* hostname + network namespace: namespaces on one machine are separate hosts */
     char machine[40];   /* the kernel's boot id: PEs of every "host" on this machine share its cores */
     cpu_set_t cpus;     /* where this PE may run */
+    struct shoal_tuning_vote tuning;   /* the tuning rules read (coll/tuning.c): all must agree */
 };
 
 static void host_key(char *out, size_t len)
@@ -163,15 +165,27 @@ static void setup_control_blocks(void)
         shoal.peers[pe].ctl = shoal_ptr(shoal.my_ctl, pe);
 }
 
-static void exchange_and_map(void)
+/* Members of a call choose alike only from one table: checked here, where
+ * the cards travel anyway, before anything could choose. */
+static void agree_on_tuning(const struct pe_card *cards)
 {
-    struct pe_card mine = {0}, *all = calloc(shoal.n_pes, sizeof mine);
+    struct shoal_tuning_vote *votes = calloc(shoal.n_pes, sizeof *votes);
+    for (int pe = 0; pe < shoal.n_pes; pe++)
+        votes[pe] = cards[pe].tuning;
+    shoal_tuning_agree(votes, shoal.n_pes);
+    free(votes);
+}
+
+static void exchange_and_map(struct shoal_tuning_vote tuning)
+{
+    struct pe_card mine = {.tuning = tuning}, *all = calloc(shoal.n_pes, sizeof mine);
     for (int s = 0; s < SHOAL_NSEGS; s++)
         mine.seg[s] = (struct shoal_segment_id){getpid(), segs[s].fd, segs[s].size};
     host_key(mine.host, sizeof mine.host);
     machine_key(mine.machine, sizeof mine.machine);
     my_cpus(&mine.cpus);
     shoal_boot_allgather(&mine, all, sizeof mine);
+    agree_on_tuning(all);
     attach_peers(all);
     count_machine(all);
     free(all);
@@ -230,8 +244,9 @@ int shoal_init(int requested, int *provided)
     }
     shoal_config_load();   /* after the bootstrap, so errors name the PE */
     shoal.thread_level = requested;
+    struct shoal_tuning_vote tuning = shoal_tuning_load();   /* a bad rule stops init before any PE waits for another */
     create_segments();
-    exchange_and_map();
+    exchange_and_map(tuning);
     if (shoal.n_hosts > 1)
         shoal_ofi_init();   /* PEs on other hosts: network transport (transport/ofi), AMOs through it */
     setup_control_blocks();
