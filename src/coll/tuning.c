@@ -236,6 +236,8 @@ struct shoal_tuning_vote shoal_tuning_load(void)
         for (int line = 1; getline(&text, &cap, f) >= 0; line++)
             add_line(text, line);
         free(text);
+        if (ferror(f))   /* a directory, an I/O error: not an empty table */
+            shoal_fatal("shmem_init", "SHOAL_TUNING_FILE %s cannot be read: %s", path, strerror(errno));
         fclose(f);
     }
     return (struct shoal_tuning_vote){table_hash(), bad != NULL};
@@ -289,6 +291,14 @@ void shoal_tuning_agree(const struct shoal_tuning_vote *votes, int n_pes)
         report_differences(votes, n_pes);
     if (any_bad || differ)
         await_end();
+}
+
+void shoal_tuning_print(void *file)
+{
+    if (n_rules)
+        fprintf(file, "tuning rules: %s (%d rules; auto follows them where one matches)\n", path, n_rules);
+    else
+        fprintf(file, "tuning rules: none (auto follows the built-in model)\n");
 }
 
 /* ---- the choice ---- */

@@ -21,5 +21,7 @@ struct shoal_tuning_vote shoal_tuning_load(void);
 /* Every PE's vote: the first PE with a bad line reports it; else PE 0
  * names the PEs whose rules differ from its own.  Either stops the job. */
 void shoal_tuning_agree(const struct shoal_tuning_vote *votes, int n_pes);
+/* SHMEM_INFO: which file was read, or none (FILE *). */
+void shoal_tuning_print(void *file);
 
 #endif

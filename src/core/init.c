@@ -205,8 +205,10 @@ static void print_banner(void)
     if (shoal_cfg.version || shoal_cfg.info)
         printf("Shoal %s (OpenSHMEM %d.%d), %d PEs on %d host(s), bootstrap %s\n", SHOAL_VERSION_STRING,
                1, 6, shoal.n_pes, shoal.n_hosts, shoal_boot_name());
-    if (shoal_cfg.info)
+    if (shoal_cfg.info) {
         shoal_config_print(stdout);
+        shoal_tuning_print(stdout);
+    }
     fflush(stdout);
 }
 

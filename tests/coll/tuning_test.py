@@ -72,6 +72,9 @@ def choice():
     first = rules("first.rules", "reduce shm pes=2 bytes=0-15 flat\nreduce shm pes=2 bytes=8- ring\n")
     expect_alg(2, 8, {"SHOAL_TUNING_FILE": first}, "flat")            # the first match wins
     expect_alg(2, 16, {"SHOAL_TUNING_FILE": first}, "ring")
+    r = run(2, probe("barrier", [0]), {"SHOAL_TUNING_FILE": first, "SHMEM_INFO": "1"})
+    if "tuning rules: %s (2 rules" % first not in r.stdout:
+        fails.append("SHMEM_INFO does not name the rules file:\n" + r.stdout[-500:])
 
 
 BAD = [  # (file text, line, what the message says)
@@ -96,9 +99,10 @@ def malformed():
         if r.returncode == 0 or len(errors) != 1 or not re.search(pattern, errors[0]):
             fails.append("bad file %r: status %d, want one line matching %r; stderr:\n%s" % (text, r.returncode,
                                                                                           pattern, r.stderr))
-    r = run(2, probe("barrier", [0]), {"SHOAL_TUNING_FILE": os.path.join(WORK, "missing.rules")})
-    if r.returncode == 0 or "missing.rules cannot be read" not in r.stderr:
-        fails.append("missing file: status %d, stderr:\n%s" % (r.returncode, r.stderr))
+    for path in (os.path.join(WORK, "missing.rules"), WORK):   # no file; a directory
+        r = run(2, probe("barrier", [0]), {"SHOAL_TUNING_FILE": path})
+        if r.returncode == 0 or "%s cannot be read" % path not in r.stderr:
+            fails.append("unreadable %s: status %d, stderr:\n%s" % (path, r.returncode, r.stderr))
 
 
 def per_pe_wrapper(files):
