@@ -1,5 +1,7 @@
 /* Which algorithm runs: the SHMEM_<COLL>_ALGORITHM overrides (checked at
- * init), else the alpha-beta-gamma cost model of 004 §5.1 with constants
+ * init), else the first matching rule of a tuning file (tuning.c, written
+ * by tools/oshtune on the machine itself), else the alpha-beta-gamma cost
+ * model of 004 §5.1 with constants
  * measured on the development machine (see "Measured" below), evaluated per
  * call from facts every member shares: team size, payload, locality.
  *

@@ -32,7 +32,7 @@ struct rule {
 static struct rule *rules;
 static int n_rules;
 static char path[4096];   /* the file read, for messages */
-static char *bad;          /* the first bad line's complaint, reported at agreement */
+static char bad[1536];     /* the first bad line's complaint, reported at agreement */
 
 static const struct {
     const char *name;
@@ -45,11 +45,8 @@ static const struct {
 
 static void bad_line(int line, const char *what)
 {
-    if (bad)
-        return;
-    bad = malloc(strlen(path) + strlen(what) + sizeof RULE_FORM + 64);
-    if (bad)
-        sprintf(bad, "SHOAL_TUNING_FILE %s:%d: %s; %s", path, line, what, RULE_FORM);
+    if (!*bad)
+        snprintf(bad, sizeof bad, "SHOAL_TUNING_FILE %s:%d: %s; %s", path, line, what, RULE_FORM);
 }
 
 /* ---- one rule: each parser complains through bad_line and says false ---- */
@@ -223,9 +220,9 @@ static uint64_t table_hash(void)
 struct shoal_tuning_vote shoal_tuning_load(void)
 {
     free(rules);
-    free(bad);
-    rules = NULL, bad = NULL;
+    rules = NULL;
     n_rules = 0;
+    *bad = 0;
     if (pick_path()) {
         FILE *f = fopen(path, "r");
         if (!f)
@@ -240,7 +237,7 @@ struct shoal_tuning_vote shoal_tuning_load(void)
             shoal_fatal("shmem_init", "SHOAL_TUNING_FILE %s cannot be read: %s", path, strerror(errno));
         fclose(f);
     }
-    return (struct shoal_tuning_vote){table_hash(), bad != NULL};
+    return (struct shoal_tuning_vote){table_hash(), *bad != 0};
 }
 
 static void report_bad(const struct shoal_tuning_vote *votes, int n_pes)
@@ -249,7 +246,7 @@ static void report_bad(const struct shoal_tuning_vote *votes, int n_pes)
     while (first < n_pes && !votes[first].bad)
         first++;
     if (first == shoal.my_pe)
-        shoal_fatal("shmem_init", "%s", bad ? bad : "bad tuning rules");
+        shoal_fatal("shmem_init", "%s", bad);
 }
 
 /* PE 0 speaks for the job: one line naming every PE whose table differs. */
