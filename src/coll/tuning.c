@@ -46,7 +46,7 @@ static const struct {
 static void bad_line(int line, const char *what)
 {
     if (!*bad)
-        snprintf(bad, sizeof bad, "SHOAL_TUNING_FILE %s:%d: %s; %s", path, line, what, RULE_FORM);
+        snprintf(bad, sizeof bad, "SHOAL_TUNING_FILE %.512s:%d: %.500s; %s", path, line, what, RULE_FORM);
 }
 
 /* ---- one rule: each parser complains through bad_line and says false ---- */
