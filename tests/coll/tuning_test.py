@@ -156,7 +156,7 @@ def oshtune():
         fails.append("oshtune wrote rules for %s only:\n%s" % (sorted(kinds), text))
     env = {"SHOAL_TUNING_FILE": out}
     for kind in ["barrier", "bcast", "reduce", "collect", "fcollect", "alltoall"]:
-        for np in (2, 3):
+        for np in (3,):   # 2 PEs: the reductions below
             r = run(np, probe(kind, [8, 1000, 65536] if kind != "barrier" else [0]), env)
             if r.returncode != 0:
                 fails.append("%s at %d PEs under the tuned file: status %d\n%s" % (kind, np, r.returncode,
