@@ -79,6 +79,11 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--algorithms", action="store_true",
                    help="for Shoal, every collective algorithm it has (the --algo-env lists in "
                         "runner/programs.py SHOAL_ALGORITHMS)")
+    p.add_argument("--tuning-file", metavar="FILE",
+                   help="for Shoal, also run the per-algorithm programs that take it (reduce_algorithms) "
+                        "with auto under these tuning rules (SHOAL_TUNING_FILE, tools/oshtune); with "
+                        "--algorithms the report gives the share of sizes where tuned auto is within "
+                        "10%% of the best forced algorithm")
     p.add_argument("--timeout", type=float, default=120, help="seconds per run (default 120)")
     p.add_argument("--strict", action="store_true",
                    help="a failed peer run also makes the exit status non-zero")
@@ -338,6 +343,10 @@ def main(argv: List[str]) -> int:
 
     programs = by_name(args.programs.split(",") if args.programs else [])
     algos = parse_algo_env(args.algo_env + (list(SHOAL_ALGORITHMS) if args.algorithms else []))
+    if args.tuning_file:
+        if not os.path.isfile(args.tuning_file):
+            raise SystemExit("--tuning-file: %s is not a file" % args.tuning_file)
+        algos.append(("SHOAL_TUNING_FILE", os.path.abspath(args.tuning_file)))
     cases = plan_cases(programs, args.mode, pes_list, algos, any(l.is_shoal for l in libs))
     say("building %d programs for %s ..." % (len(programs),
                                               ", ".join(l.name for l in libs) or "no library"))

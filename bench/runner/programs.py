@@ -99,7 +99,7 @@ PROGRAMS: List[Program] = [
     Program("team_create", "team creation latency, duplicate and halving splits (000 Fig. 3); needs teams"),
     Program("reduce_algorithms", "int sum all-reduce 4 B - 4 MiB, back to back; per algorithm "
             "(FT/RD/BR/RSAG, ring) with load/store vs put/get (004 s5, Fig. 7-10)",
-            algorithm_args=(("SHMEM_REDUCE_ALGORITHM", ()),),
+            algorithm_args=(("SHMEM_REDUCE_ALGORITHM", ()), ("SHOAL_TUNING_FILE", ())),
             algorithm_variants=(LOAD_STORE, PUT_GET),
             ci_pes=(1, 2, 3, 4)),
     Program("osu_reduce_teams", "OSU sum reduce: Algorithm 1 (active set) vs 2 (shared+leaders teams) (000 s V-B)",

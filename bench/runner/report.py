@@ -119,6 +119,35 @@ def skips_section(coll: Collection) -> List[str]:
     return (["## Skipped figures", ""] + lines + [""]) if lines else []
 
 
+def _transfer(label: str) -> str:
+    """The run variant after the setting: SHMEM_REDUCE_ALGORITHM=rsag,putget -> putget."""
+    return label.split(",", 1)[1] if "," in label else ""
+
+
+def tuned_summary(values: Dict, columns: List) -> List[str]:
+    """Auto under a tuning file (bench/run --tuning-file) against the best
+    forced algorithm of the same transfer mode, size by size: the issue's
+    goal is within 10% at 90% of the sizes and never beyond 1.5x."""
+    lines = []
+    for lib, label in columns:
+        if not label.startswith("SHOAL_TUNING_FILE="):
+            continue
+        forced = [c for c in columns if c[0] == lib and "_ALGORITHM=" in c[1]
+                  and _transfer(c[1]) == _transfer(label)]
+        ratios = sorted((v / min(values[c][size] for c in forced if size in values[c]), size)
+                        for size, v in values[(lib, label)].items()
+                        if any(size in values[c] for c in forced))
+        if not ratios:
+            continue
+        within = sum(r <= 1.10 for r, _ in ratios)
+        worst, at = ratios[-1]
+        lines += ["Tuned auto %s: within 10%% of the best forced algorithm at %d of %d sizes (%.0f%%; goal "
+                  "90%%); worst %.2fx the best, at %s (goal at most 1.5x)." % (
+                      short_label(label), within, len(ratios), 100.0 * within / len(ratios), worst,
+                      size_text(at)), ""]
+    return lines
+
+
 def label_comparison(coll: Collection, libs: List[str]) -> List[str]:
     """One table per operation measured under several labels (algorithms):
     the median of every label side by side, the best of each size in bold."""
@@ -140,6 +169,8 @@ def label_comparison(coll: Collection, libs: List[str]) -> List[str]:
             lines.append("| %s | %s |" % (size_text(size), " | ".join(
                 "-" if v is None else ("**%s**" % num(v) if v == top else num(v)) for v in row)))
         lines.append("")
+        if not higher_is_better(metric):
+            lines += tuned_summary(values, columns)
     return (["## Algorithm comparison", "",
              "Medians of every run label (algorithm, transfer mode, heap size...) next to each "
              "library's own choice; bold: the best of the row.", ""] + lines) if lines else []

@@ -2,10 +2,12 @@
  * down: the base (launcher, symmetric memory, peers), teams (pool sized
  * from the configuration, predefined teams), collectives (algorithm names
  * checked), profiling; and back. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "api.h"
 #include "../coll/coll.h"
+#include "../coll/tuning.h"
 #include "../prof/prof.h"
 #include "../team/team.h"
 
@@ -39,7 +41,8 @@ int shoal_init(int requested, int *provided)
         shoal.init_count = 0;
         return -1;
     }
-    shoal_core_attach(shoal_teams_internal_bytes());
+    /* a bad tuning rule stops init before any PE waits for another */
+    shoal_core_attach(shoal_teams_internal_bytes(), shoal_tuning_load(), shoal_tuning_agree);
     shoal_teams_init();
     shoal_coll_init();   /* validates SHMEM_*_ALGORITHM now, not at the first collective */
     shoal_prof_init();   /* SHOAL_PROFILE / SHOAL_TRACE: collective (aligns the trace clocks) */
@@ -47,6 +50,8 @@ int shoal_init(int requested, int *provided)
     if (!at_exit_registered && on_exit(finalize_at_exit, NULL) == 0)
         at_exit_registered = true;
     shoal_core_ready();
+    if (shoal.my_pe == 0 && shoal_cfg.info)
+        shoal_tuning_print(stdout);
 done:
     if (provided)
         *provided = shoal.thread_level;

@@ -309,6 +309,11 @@ struct coll_shape {
 enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s);
 void coll_collect_run(const struct coll_call *c, enum coll_kind k, const struct coll_blocks *b, size_t avg);
 const char *coll_alg_name(enum coll_alg a);
+/* select.c's names (those SHMEM_<COLL>_ALGORITHM takes): a name's algorithm, and the list for messages */
+bool coll_alg_lookup(enum coll_kind k, const char *name, enum coll_alg *out);
+void coll_alg_list(enum coll_kind k, char *valid, size_t len);
+/* tuning.c: the first rule matching the call, else A_AUTO (the model decides) */
+enum coll_alg coll_tuned(enum coll_kind k, const struct coll_shape *s);
 unsigned coll_generation(void);   /* bumped by every shmem_init: cached groupings are stale after it */
 extern int coll_fake_hosts;    /* SHOAL_COLL_FAKE_HOSTS */
 extern bool coll_no_loadstore; /* SHOAL_COLL_NO_LOADSTORE */

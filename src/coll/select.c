@@ -1,5 +1,7 @@
 /* Which algorithm runs: the SHMEM_<COLL>_ALGORITHM overrides (checked at
- * init), else the alpha-beta-gamma cost model of 004 §5.1 with constants
+ * init), else the first matching rule of a tuning file (tuning.c, written
+ * by tools/oshtune on the machine itself), else the alpha-beta-gamma cost
+ * model of 004 §5.1 with constants
  * measured on the development machine (see "Measured" below), evaluated per
  * call from facts every member shares: team size, payload, locality.
  *
@@ -81,14 +83,30 @@ const char *coll_alg_name(enum coll_alg a)
     return names[a];
 }
 
-static enum coll_alg parse(enum coll_kind k, const char *value)
+bool coll_alg_lookup(enum coll_kind k, const char *name, enum coll_alg *out)
 {
     for (const struct alg_name *n = kinds[k].names; n->name; n++)
-        if (strcasecmp(n->name, value) == 0)
-            return n->alg;
-    char valid[256] = "";
+        if (strcasecmp(n->name, name) == 0) {
+            *out = n->alg;
+            return true;
+        }
+    return false;
+}
+
+void coll_alg_list(enum coll_kind k, char *valid, size_t len)
+{
+    *valid = 0;
     for (const struct alg_name *n = kinds[k].names; n->name; n++)
-        snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", *valid ? ", " : "", n->name);
+        snprintf(valid + strlen(valid), len - strlen(valid), "%s%s", *valid ? ", " : "", n->name);
+}
+
+static enum coll_alg parse(enum coll_kind k, const char *value)
+{
+    enum coll_alg a;
+    if (coll_alg_lookup(k, value, &a))
+        return a;
+    char valid[256];
+    coll_alg_list(k, valid, sizeof valid);
     shoal_fatal("shmem_init", "%s=\"%s\" is not an algorithm for this collective; valid: %s", kinds[k].var, value,
                 valid);
 }
@@ -269,8 +287,10 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
     enum coll_alg a = forced[k];
     if (k == K_BARRIER || k == K_BCAST || k == K_COLLECT || k == K_FCOLLECT || k == K_ALLTOALL)
         a = hier_or(a, s);
-    if (a == A_HIER)
-        return a;
+    if (a == A_HIER || (k == K_REDUCE && s->multi_host && hier_enabled))
+        return A_HIER;
+    if (a == A_AUTO)
+        a = coll_tuned(k, s);   /* a measured rule (tuning.c) before the model below */
     switch (k) {
     case K_BARRIER:
         /* Measured (see the note at the end): on shared memory the counter
@@ -291,8 +311,6 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
         }
         return a;
     case K_REDUCE:
-        if (s->multi_host && hier_enabled)
-            return A_HIER;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_RECDBL, A_FLAT, A_RSAG, A_RING};
             a = cheapest(reduce_cost, c, 4, s);

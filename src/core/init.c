@@ -20,6 +20,7 @@ struct pe_card {
     char host[96];   /* hostname + network namespace: namespaces on one machine are separate hosts */
     char machine[40];   /* the kernel's boot id: PEs of every "host" on this machine share its cores */
     cpu_set_t cpus;     /* where this PE may run */
+    struct shoal_vote vote;   /* what the layers above must hold alike (shoal_core_attach) */
 };
 
 static void host_key(char *out, size_t len)
@@ -161,15 +162,25 @@ static void setup_control_blocks(void)
         shoal.peers[pe].ctl = shoal_ptr(shoal.my_ctl, pe);
 }
 
-static void exchange_and_map(void)
+static void agree(const struct pe_card *cards, void (*agree_fn)(const struct shoal_vote *, int))
 {
-    struct pe_card mine = {0}, *all = calloc(shoal.n_pes, sizeof mine);
+    struct shoal_vote *votes = calloc(shoal.n_pes, sizeof *votes);
+    for (int pe = 0; pe < shoal.n_pes; pe++)
+        votes[pe] = cards[pe].vote;
+    agree_fn(votes, shoal.n_pes);
+    free(votes);
+}
+
+static void exchange_and_map(struct shoal_vote vote, void (*agree_fn)(const struct shoal_vote *, int))
+{
+    struct pe_card mine = {.vote = vote}, *all = calloc(shoal.n_pes, sizeof mine);
     for (int s = 0; s < SHOAL_NSEGS; s++)
         mine.seg[s] = (struct shoal_segment_id){getpid(), segs[s].fd, segs[s].size};
     host_key(mine.host, sizeof mine.host);
     machine_key(mine.machine, sizeof mine.machine);
     my_cpus(&mine.cpus);
     shoal_boot_allgather(&mine, all, sizeof mine);
+    agree(all, agree_fn);
     attach_peers(all);
     count_machine(all);
     free(all);
@@ -211,10 +222,11 @@ int shoal_core_boot(int requested)
 /* The second half: symmetric memory (internal bytes reserved for the layers
  * above, which size it from the configuration), every peer mapped or
  * reached through the network, control blocks, waiting. */
-void shoal_core_attach(size_t internal_bytes)
+void shoal_core_attach(size_t internal_bytes, struct shoal_vote mine,
+                       void (*agree_fn)(const struct shoal_vote *all, int n_pes))
 {
     create_segments(internal_bytes);
-    exchange_and_map();
+    exchange_and_map(mine, agree_fn);
     if (shoal.n_hosts > 1)
         shoal_ofi_init();   /* PEs on other hosts: network transport (transport/ofi), AMOs through it */
     setup_control_blocks();

@@ -212,7 +212,17 @@ void *shoal_internal_alloc(size_t size);
 
 /* ---- lifecycle (core/init.c: the base's part; api/lifecycle.c puts the layers together) ---- */
 int shoal_core_boot(int requested);   /* launcher and environment; -1 (said why) when not started by one */
-void shoal_core_attach(size_t internal_bytes);   /* symmetric memory with room for the layers, peers */
+/* What a layer above must hold alike on every PE (a table every member of
+ * a call chooses from): its hash, and whether this PE's copy is malformed.
+ * Carried in the init exchange; `agree` sees every PE's vote before any
+ * peer is mapped or reached. */
+struct shoal_vote {
+    uint64_t hash;
+    bool bad;
+};
+/* symmetric memory with room for the layers, peers */
+void shoal_core_attach(size_t internal_bytes, struct shoal_vote mine,
+                       void (*agree)(const struct shoal_vote *all, int n_pes));
 void shoal_core_ready(void);                     /* every PE set up every layer */
 void shoal_core_quiet_all(void);                 /* every endpoint's operations complete */
 void shoal_core_barrier(void);                   /* the launcher's barrier */

@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in bin/oshcc bin/oshc++ bin/oshrun bin/oshinfo include/shmem.h include/shmemx.h include/pshmem.h \
+for f in bin/oshcc bin/oshc++ bin/oshrun bin/oshinfo bin/oshtune bin/oshtune_probe include/shmem.h include/shmemx.h include/pshmem.h \
          include/mpp/shmem.h include/mpp/shmemx.h; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
@@ -65,3 +65,8 @@ echo "ok: find_package(Shoal)"
 
 "$prefix/bin/oshinfo" | grep SHMEM_SYMMETRIC_SIZE >/dev/null || { echo "FAIL: oshinfo"; exit 1; }
 echo "ok: oshinfo"
+"$prefix/bin/oshtune" --help | grep -q "tuning rules" || { echo "FAIL: oshtune --help"; exit 1; }
+"$prefix/bin/oshtune" --quick --kinds reduce --np 2 --out "$tmp/t.rules" 2>/dev/null >/dev/null &&
+    SHOAL_TUNING_FILE=$tmp/t.rules "$prefix/bin/oshrun" -np 2 "$prefix/bin/oshtune_probe" reduce 8 >/dev/null ||
+    { echo "FAIL: installed oshtune"; exit 1; }
+echo "ok: installed oshtune (its probe beside it, the rules read)"
