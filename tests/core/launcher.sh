@@ -50,7 +50,11 @@ expect() {
     grep -Eq "$regex" "$tmp/err" || fail "$name: stderr lacks /$regex/: $(cat "$tmp/err")"
     [ -z "$(leftovers)" ] || fail "$name: processes left: $(leftovers)"
     [ "$(shm_count)" -le "$before" ] || fail "$name: /dev/shm grew"
-    [ "$ms" -lt 5000 ] || fail "$name: took ${ms} ms"
+    # A stall, not a speed (each run takes ~0.3 s idle): 5 PEs on 2 cores
+    # beside 12 busy loops took up to 3.6 s, and 7.1 s once in a ctest -j2
+    # run at load 30; a wait for SHOAL_FINALIZE_TIMEOUT (300 s) or a hang
+    # still shows.
+    [ "$ms" -lt 15000 ] || fail "$name: took ${ms} ms"
     echo "ok: $name (status $got, ${ms} ms)"
 }
 
