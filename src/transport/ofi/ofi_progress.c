@@ -242,9 +242,14 @@ static bool await_traffic(struct pollfd *fds, struct fid **cq, const struct time
  * it only looks every STAND_BACK_US whether the PE still polls, so a PE
  * that goes back to computing with traffic in flight waits at most that
  * long; a PE about to sleep in a wait hands over at once (handover_fd).
- * (It used to stand back a whole polling interval, 1 ms: that was the
- * multi-millisecond tail of small operations across hosts.) */
-enum { STAND_BACK_US = 100 };
+ * Each look takes a core from a polling PE for a moment: at 1 PE per host
+ * on 2 cores (bench/multihost/mh_small.c, medians / p99 in us) looking
+ * every 100 us gave put + quiet 32.9 / 107, get 32.4 / 115, fetch-add
+ * 26.0 / 152; every 500 us 19.7 / 79, 19.0 / 92, 21.2 / 77 (no thread at
+ * all: ~20 us medians).  (Standing back a whole polling interval, 1 ms,
+ * without the hand-over was once the multi-millisecond tail of small
+ * operations across hosts.) */
+enum { STAND_BACK_US = 500 };
 
 static void *progress_main(void *arg)
 {
