@@ -140,6 +140,12 @@ void coll_collect_run(const struct coll_call *c, enum coll_kind k, const struct 
 {
     struct coll_shape s = shape_of(c, avg);
     switch (coll_choose(k, &s)) {
+    case A_SHM:
+        if (!b->off && c->bcast_ring && c->shm && b->len0 <= COLL_BCAST_SHM_BYTES) {
+            fcollect_shm(c, b);
+            break;
+        }
+        __attribute__((fallthrough));   /* not applicable here: the small equal-block form that is */
     case A_LINEAR: collect_linear(c, b); break;
     case A_RING: collect_ring(c, b); break;
     case A_RECDBL: collect_recdbl(c, b); break;
@@ -209,8 +215,12 @@ int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t
     struct coll_call sizes = with_flags(&c, (BANK_SIZES - BANK_CALL) * COLL_NFLAGS);
     size_t *off = cc_tmp(2 * P * sizeof(size_t), 3), *len = off + P;
     struct coll_blocks b = {.dest = dest, .mine = src, .off = off, .len = len};
-    if ((size_t)P * sizeof(uint64_t) <= c.buf_bytes) {
-        offsets_from_sizes(&sizes, nbytes, off, len);
+    bool ring = c.bcast_ring && c.shm && coll_choose(K_COLLECT, &s) == A_SHM;
+    if (ring || (size_t)P * sizeof(uint64_t) <= c.buf_bytes) {
+        if (ring && collect_shm(&c, dest, src, nbytes, off, len))
+            return 0;
+        if (!ring)
+            offsets_from_sizes(&sizes, nbytes, off, len);
         /* Every member's size reached me, so every member has entered and
          * its dest is free: the data phase needs no entry handshake (one
          * round of P-1 signals and wake-ups fewer). */

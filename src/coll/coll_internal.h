@@ -259,6 +259,9 @@ SHOAL_INLINE size_t blk_span(const struct coll_blocks *b, int i, int j)
     return j > i ? blk_off(b, j - 1) + blk_len(b, j - 1) - blk_off(b, i) : 0;
 }
 void collect_linear(const struct coll_call *c, const struct coll_blocks *b);
+void fcollect_shm(const struct coll_call *c, const struct coll_blocks *b);   /* equal blocks, <= COLL_BCAST_SHM_BYTES */
+/* Every member's size into off/len; true when the blocks also moved (all fit a ring entry). */
+bool collect_shm(const struct coll_call *c, void *dest, const void *src, size_t mine, size_t *off, size_t *len);
 void collect_ring(const struct coll_call *c, const struct coll_blocks *b);
 void collect_recdbl(const struct coll_call *c, const struct coll_blocks *b);
 void collect_bruck(const struct coll_call *c, const struct coll_blocks *b);

@@ -53,8 +53,8 @@ static const struct alg_name reduce_names[] = {
     {"rd", A_RECDBL}, {"ring", A_RING}, {"bruck", A_BRUCK}, {"br", A_BRUCK},    {"rsag", A_RSAG},
     {"rabenseifner", A_RSAG}, {0}};
 static const struct alg_name collect_names[] = {
-    {"auto", A_AUTO}, {"linear", A_LINEAR}, {"ring", A_RING}, {"recdbl", A_RECDBL}, {"rd", A_RECDBL},
-    {"bruck", A_BRUCK}, {"hier", A_HIER}, {0}};
+    {"auto", A_AUTO}, {"shm", A_SHM}, {"linear", A_LINEAR}, {"ring", A_RING}, {"recdbl", A_RECDBL},
+    {"rd", A_RECDBL}, {"bruck", A_BRUCK}, {"hier", A_HIER}, {0}};
 static const struct alg_name alltoall_names[] = {
     {"auto", A_AUTO}, {"shm", A_SHM}, {"pairwise", A_PAIRWISE}, {"hier", A_HIER}, {0}};   /* hier: active sets */
 
@@ -316,8 +316,14 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
             a = cheapest(reduce_cost, c, 4, s);
         }
         return a;
-    case K_COLLECT:
     case K_FCOLLECT:
+    case K_COLLECT:
+        /* Published in each member's ring, copied out by the others: one
+         * round, nobody waits to write (fcollect_shm.c, collect_shm.c).
+         * A collect asks before the sizes are known (bytes 0): its ring
+         * round learns them, and moves the data when every block fits. */
+        if (a == A_AUTO && s->shm && s->bytes <= COLL_BCAST_SHM_BYTES && (k == K_FCOLLECT || s->bytes == 0))
+            return A_SHM;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_LINEAR, A_BRUCK, A_RECDBL, A_RING};
             a = cheapest(collect_cost, c, 4, s);

@@ -1,0 +1,41 @@
+/* Collect on a team that shares memory, first round: every member
+ * publishes its size, and its block when it fits, in its ring (ring.c),
+ * and reads every other member's entry.  That round tells every member
+ * every size (so every offset), and when all blocks fit it has moved the
+ * data too: one round where the general path needs a round of sizes and a
+ * round of data.  When a block does not fit, every member knows it from
+ * the same entries, so all go on to the data round together.  Reading
+ * every entry proves every member has entered (the slot rule), and that
+ * its dest is free. */
+#include "coll_internal.h"
+
+enum { SIZE_BYTES = sizeof(uint64_t), FITS = COLL_BCAST_SHM_BYTES - SIZE_BYTES };
+
+bool collect_shm(const struct coll_call *c, void *dest, const void *src, size_t mine, size_t *off, size_t *len)
+{
+    unsigned char entry[COLL_BCAST_SHM_BYTES];
+    uint64_t size = mine;
+    memcpy(entry, &size, SIZE_BYTES);
+    if (mine <= FITS)
+        memcpy(entry + SIZE_BYTES, src, mine);
+    ring_publish(c, entry, SIZE_BYTES + (mine <= FITS ? mine : 0));
+    bool all_fit = true;
+    size_t at = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (i != c->me)
+            ring_take(c, i, &size, 0, SIZE_BYTES);
+        off[i] = at;
+        len[i] = i == c->me ? mine : (size_t)size;
+        at += len[i];
+        all_fit &= len[i] <= FITS;
+    }
+    if (all_fit) {
+        memmove((char *)dest + off[c->me], src, mine);
+        for (int s = 1; s < c->n; s++) {
+            int from = (c->me + s) % c->n;
+            ring_take(c, from, (char *)dest + off[from], SIZE_BYTES, len[from]);
+        }
+    }
+    ring_done(c);
+    return all_fit;
+}
