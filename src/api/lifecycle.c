@@ -33,6 +33,11 @@ static void finalize_at_exit(int status, void *unused)
         finalize_step(true);
 }
 
+static void world_barrier(void)
+{
+    shoal_team_barrier(&shoal_team_world);
+}
+
 int shoal_init(int requested, int *provided)
 {
     if (shoal.init_count++ > 0)
@@ -45,7 +50,7 @@ int shoal_init(int requested, int *provided)
     shoal_core_attach(shoal_teams_internal_bytes(), shoal_tuning_load(), shoal_tuning_agree);
     shoal_teams_init();
     shoal_coll_init();   /* validates SHMEM_*_ALGORITHM now, not at the first collective */
-    shoal_prof_init();   /* SHOAL_PROFILE / SHOAL_TRACE: collective (aligns the trace clocks) */
+    shoal_prof_init(world_barrier);   /* SHOAL_PROFILE / SHOAL_TRACE: collective (aligns the trace clocks) */
     static bool at_exit_registered;
     if (!at_exit_registered && on_exit(finalize_at_exit, NULL) == 0)
         at_exit_registered = true;

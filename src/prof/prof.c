@@ -130,10 +130,10 @@ void shoal_prof_completed(struct shoal_prof_totals *out)
 }
 
 /* ---- lifecycle ---- */
-void shoal_prof_init(void)
+void shoal_prof_init(void (*world_barrier)(void))
 {
     free(shoal_prof.ops);
-    shoal_prof = (struct shoal_prof_state){0};
+    shoal_prof = (struct shoal_prof_state){.world_barrier = world_barrier};
     threaded = shoal.thread_level == SHMEM_THREAD_MULTIPLE;
     shoal_prof.enabled = (shoal_cfg.profile && *shoal_cfg.profile) || (shoal_cfg.trace && *shoal_cfg.trace) ||
                          shoal_cfg.counters;

@@ -75,7 +75,9 @@ SHOAL_INLINE void shoal_prof_choice(const char *alg)
     } while (0)
 
 /* ---- lifecycle (api/lifecycle.c) ---- */
-void shoal_prof_init(void);        /* after the teams: aligns the trace clock with a barrier */
+/* After the teams: aligns the trace clocks with world_barrier (the layer
+ * above gives its own, so prof names no collective). */
+void shoal_prof_init(void (*world_barrier)(void));
 void shoal_prof_finalize(void);    /* collective: writes the profile and the trace */
 void shoal_prof_exit(void);        /* shmem_global_exit: this PE writes what it has, alone */
 void shoal_prof_control(int level);   /* shmem_pcontrol */

@@ -38,6 +38,7 @@ struct shoal_prof_state {
     int coll_lock, n_colls;
     struct shoal_prof_coll colls[SHOAL_PROF_COLLS];
     struct shoal_prof_totals completed;   /* issued before the last quiet or barrier */
+    void (*world_barrier)(void);          /* given at init: prof sits below the collectives */
 };
 extern struct shoal_prof_state shoal_prof;
 

@@ -16,7 +16,6 @@
 
 #include "prof_tables.h"
 #include "../boot/boot.h"
-#include "../coll/coll.h"
 
 bool shoal_trace_on;
 
@@ -57,7 +56,7 @@ static void align_clocks(void)
 {
     uint64_t mine[ALIGN_ROUNDS];
     for (int r = 0; r < ALIGN_ROUNDS; r++) {
-        shoal_team_barrier(&shoal_team_world);
+        shoal_prof.world_barrier();
         mine[r] = raw_now();
     }
     uint64_t *all = malloc(sizeof mine * shoal.n_pes);
@@ -215,7 +214,7 @@ void shoal_trace_write(bool collective)
                    file, path, strerror(errno));
     if (!collective)
         return;
-    shoal_team_barrier(&shoal_team_world);   /* every part is written */
+    shoal_prof.world_barrier();   /* every part is written */
     if (shoal.my_pe == 0)
         join_parts(file);
     free(ring);
