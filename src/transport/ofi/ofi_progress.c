@@ -263,10 +263,11 @@ static void *progress_main(void *arg)
     for (;;) {
         if (!await_traffic(fds, &cq, &interval, &busy))
             break;
-        /* The PE polled while we waited: it takes this arrival itself,
-         * unless its machine has fewer cores than PEs (it may be off its
-         * core when the next one comes; this thread then serves it). */
-        if (!shoal.oversubscribed && __atomic_load_n(&hook_calls, __ATOMIC_RELAXED) != mark && !pe_asleep()) {
+        /* The PE polled while we waited: it takes this arrival itself.
+         * Also where PEs outnumber cores: 2 hosts x 2 PEs on 2 cores ran
+         * barrier 72-85 us against 165-305 with this thread serving
+         * whenever it woke, fcollect 134-222 against 420-730. */
+        if (__atomic_load_n(&hook_calls, __ATOMIC_RELAXED) != mark && !pe_asleep()) {
             if (!stand_back(stop_fd, &stand_back_interval))
                 break;
             mark = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
