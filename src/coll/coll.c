@@ -216,10 +216,10 @@ int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t
     size_t *off = cc_tmp(2 * P * sizeof(size_t), 3), *len = off + P;
     struct coll_blocks b = {.dest = dest, .mine = src, .off = off, .len = len};
     bool ring = c.bcast_ring && c.shm && coll_choose(K_COLLECT, &s) == A_SHM;
+    if (ring && collect_shm(&c, dest, src, nbytes, off, len))
+        return 0;   /* every block fitted its ring entry */
     if (ring || (size_t)P * sizeof(uint64_t) <= c.buf_bytes) {
-        if (ring && collect_shm(&c, dest, src, nbytes, off, len))
-            return 0;
-        if (!ring)
+        if (!ring)   /* else the ring round gave every size */
             offsets_from_sizes(&sizes, nbytes, off, len);
         /* Every member's size reached me, so every member has entered and
          * its dest is free: the data phase needs no entry handshake (one
