@@ -35,7 +35,12 @@ def main():
     shapes.sort(key=lambda s: list(NAMES).index(s) if s in NAMES else 99)
     med = {k: statistics.median(v) for k, v in vals.items()}
     link = med.get(("link", "1,1:block", "link one-way"))
-    print(f"Link one-way time (8-byte TCP ping-pong, mh_link.c): {link:.1f} us" if link else "Link: not measured")
+    polled = med.get(("link", "1,1:block", "link one-way polled"))
+    if link:
+        print(f"Link one-way time (8-byte TCP ping-pong, mh_link.c): {link:.1f} us with the reader asleep in read()"
+              + (f", {polled:.1f} us with it polling" if polled else ""))
+    else:
+        print("Link: not measured")
     print(f"Machine load (1-min average): {', '.join(loads)}; data check failures: {failures}")
     print()
     head = "| operation |" + "".join(f" {NAMES.get(s, s)}: Shoal | Open MPI | ratio |" for s in shapes)
