@@ -19,6 +19,7 @@
  * a is the latency of one signal: far larger when PEs outnumber cores (a
  * waiting PE must be scheduled before it can answer), which is what makes
  * the short-step algorithms win there. */
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,23 +187,61 @@ static struct model model_for(const struct coll_shape *s)
     return m;
 }
 
+/* Over the network (2 hosts, tcp;ofi_rxm, each algorithm forced through the
+ * OSU reduce at 4 B..256 KiB, team and active-set forms) a step costs more
+ * than one latency a unless its data fits in one message with its signal
+ * (32 bytes: a longer put_signal is a write, its completion, then the
+ * signal: about 3a); the flat tree's root reads every source, a round trip
+ * each (4a at 2 PEs: 50-70 us), and moves each byte about twice as slowly
+ * as a put stream; Rabenseifner's steps are reads too (7-9a: 85-120 us).
+ * The scratch-based forms move a long vector in pieces that fit the
+ * receive scratch (the team's leaders have tens of KiB, an active set's
+ * pWrk half the vector): recursive doubling through 2(L+1) regions, the
+ * ring through 2, and each piece after the first waits for its region to
+ * be free again, a round trip.  Unmodelled, 64 Ki longs ran recursive
+ * doubling in ~85 pieces (1565 us against Rabenseifner's 202) and a 1 KiB
+ * active-set reduce in 8 (343 us against the flat tree's 71). */
+enum { COLL_NET_INLINE_BYTES = 32 };
+
+static double piece_steps(const struct coll_shape *s, double bytes, double regions)
+{
+    double room = s->scratch / regions;
+    if (s->shm || !s->scratch || room <= 0 || bytes <= room)
+        return 1;
+    return 2 * ceil(bytes / room) - 1;
+}
+
+/* One step carrying `bytes` (a piece of them when the scratch is short). */
+static double step(const struct coll_shape *s, const struct model *m, double bytes, double regions)
+{
+    double room = s->scratch ? s->scratch / regions : bytes;
+    double piece = bytes < room ? bytes : room;
+    return s->shm || piece <= COLL_NET_INLINE_BYTES ? m->a : 3 * m->a;
+}
+
 static double reduce_cost(enum coll_alg a, const struct coll_shape *s, const struct model *m)
 {
     double P = s->n, n = (double)s->bytes, L = cc_log2_ceil(s->n), f = (s->n & (s->n - 1)) ? 2 : 0;
     /* crowded: a step of the pairwise algorithms needs both partners on a
      * core at once; measured 1.5x the cost of a flat-tree step */
     double pair = m->crowded ? 1.5 : 1, w = m->share;   /* w: every PE works at once, on shared cores */
+    double regions = 2 * (cc_log2_ceil(cc_pow2_floor(s->n)) + 1), net = s->shm ? 1 : 2;
     switch (a) {
     case A_FLAT: /* root reads every source and writes every dest; 2 steps on shared memory */
-        return (s->shm ? 2 : P) * m->a + (P - 1) * n * (2 * m->b + m->g);
+        return (s->shm ? 2 : 2 * P) * m->a + (P - 1) * n * (net * 2 * m->b + m->g);
     case A_RECDBL:
         if (s->shm && n <= COLL_LINE_BYTES)
             return (L + f) * m->a_line * pair;
-        return (L + f) * m->a * pair + w * n * L * (m->copy * m->b + m->g);
-    case A_BRUCK: return (L + f) * m->a * pair + w * n * L * (m->copy * m->b + m->g) * 1.05;
-    case A_RING: return 2 * (P - 1) * m->a * pair + w * n * (P - 1) / P * (2 * m->copy * m->b + m->g);
+        return (L + f) * step(s, m, n, regions) * pair * piece_steps(s, n, regions) +
+               w * n * L * (m->copy * m->b + m->g);
+    case A_BRUCK:
+        return (L + f) * step(s, m, n, regions) * pair * piece_steps(s, n, regions) +
+               w * n * L * (m->copy * m->b + m->g) * 1.05;
+    case A_RING:
+        return net * (P - 1) * (piece_steps(s, n / P, 2) + 1) * step(s, m, n / P, 2) * pair +
+               w * n * (P - 1) / P * (2 * m->copy * m->b + m->g);
     case A_RSAG: /* one step more than its levels (the merged middle's done); sources read in place */
-        return (2 * L + f + 1) * m->a * pair + w * n * (P - 1) / P * (2 * m->b + m->g);
+        return (2 * L + f + 1) * m->a * pair * (s->shm ? 1 : 3) + w * n * (P - 1) / P * (2 * m->b + m->g);
     default: return 1e30;
     }
 }
