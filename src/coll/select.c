@@ -225,10 +225,14 @@ static double reduce_cost(enum coll_alg a, const struct coll_shape *s, const str
     /* crowded: a step of the pairwise algorithms needs both partners on a
      * core at once; measured 1.5x the cost of a flat-tree step */
     double pair = m->crowded ? 1.5 : 1, w = m->share;   /* w: every PE works at once, on shared cores */
-    double regions = 2 * (cc_log2_ceil(cc_pow2_floor(s->n)) + 1), net = s->shm ? 1 : 2;
+    double regions = 2 * (cc_log2_ceil(cc_pow2_floor(s->n)) + 1);
     switch (a) {
-    case A_FLAT: /* root reads every source and writes every dest; 2 steps on shared memory */
-        return (s->shm ? 2 : 2 * P) * m->a + (P - 1) * n * (net * 2 * m->b + m->g);
+    case A_FLAT: /* root reads every source and writes every dest; 2 steps on shared memory.  Over the
+                  * network the root's core is shared too (2 x 4 PEs on 2 cores, 512 KiB between the
+                  * leaders: flat 2175 us, Rabenseifner 631) */
+        if (s->shm)
+            return 2 * m->a + (P - 1) * n * (2 * m->b + m->g);
+        return 2 * P * m->a + w * (P - 1) * n * (4 * m->b + m->g);
     case A_RECDBL:
         if (s->shm && n <= COLL_LINE_BYTES)
             return (L + f) * m->a_line * pair;
@@ -237,8 +241,8 @@ static double reduce_cost(enum coll_alg a, const struct coll_shape *s, const str
     case A_BRUCK:
         return (L + f) * step(s, m, n, regions) * pair * piece_steps(s, n, regions) +
                w * n * L * (m->copy * m->b + m->g) * 1.05;
-    case A_RING:
-        return net * (P - 1) * (piece_steps(s, n / P, 2) + 1) * step(s, m, n / P, 2) * pair +
+    case A_RING: /* over the network each step waits for its credit: a round trip */
+        return (s->shm ? 1 : 2) * (P - 1) * (piece_steps(s, n / P, 2) + 1) * step(s, m, n / P, 2) * pair +
                w * n * (P - 1) / P * (2 * m->copy * m->b + m->g);
     case A_RSAG: /* one step more than its levels (the merged middle's done); sources read in place */
         return (2 * L + f + 1) * m->a * pair * (s->shm ? 1 : 3) + w * n * (P - 1) / P * (2 * m->b + m->g);
