@@ -38,17 +38,32 @@ enum { YIELDS_BEFORE_SLEEP = 256 };
  * and serves their reads while it waits (its progress thread only takes
  * over once it sleeps, a thread wake later, and reads served by the
  * provider ring no doorbell to keep it awake).  So it keeps polling, as MPI
- * libraries do, for ~0.1 s of yields before sleeping: remote operations
+ * libraries do, for 0.1 s of yields before sleeping: remote operations
  * aimed at it are then answered in one network latency.  Also with more
  * PEs than cores: a yield hands the core to a PE that computes for its
  * whole time slice, so the poller takes little from it (2 hosts x 2 PEs on
  * 2 cores, medians of 6 runs against sleeping after 0.3 ms: fetch-add 54 ->
- * 33 us, barrier 125 -> 78, fcollect 8 B 371 -> 142). */
-enum { NET_YIELDS_BEFORE_SLEEP = 65536 };
+ * 33 us, barrier 125 -> 78, fcollect 8 B 371 -> 142).  Timed, not
+ * counted: a yield with nothing else to run takes about 0.2 us, so the
+ * 65536 yields this once counted could end after 13 ms. */
+enum { NET_POLL_NS = 100000000 };
 
-static unsigned yields_before_sleep(void)
+static uint64_t now_ns(void)
 {
-    return shoal_remote ? NET_YIELDS_BEFORE_SLEEP : YIELDS_BEFORE_SLEEP;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Whether to yield again rather than sleep (w->n counts the pauses so far). */
+static bool keep_yielding(struct shoal_waiter *w, unsigned spins)
+{
+    if (!shoal_remote)
+        return w->n < spins + YIELDS_BEFORE_SLEEP;
+    uint64_t now = now_ns();
+    if (w->n == spins)
+        w->since = now;   /* the first yield */
+    return now - w->since < NET_POLL_NS;
 }
 
 static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
@@ -123,7 +138,7 @@ void shoal_waiter_pause(struct shoal_waiter *w)
         shoal_cpu_relax();
         return;
     }
-    if (w->n < spins + yields_before_sleep() || !shoal.my_ctl) {
+    if (!shoal.my_ctl || keep_yielding(w, spins)) {
         w->n++;
         sched_yield();
         return;
