@@ -9,11 +9,13 @@
  * f = 2 when P is not a power of two (the fold), c = 8 for the scratch-based
  * forms on shared memory (measured: the copy into the peer's scratch and the
  * read back cost that much more than streaming), 1 over the network:
- *   reduce  flat    P a (2 a on shared memory) + n(P-1)(2b + g)
+ *   reduce  flat    2 a + n(P-1)(2b + g) on shared memory
  *           recdbl  (L+f) a + nL (c b + g)            (n <= 56 on shared memory: (L+f) a_line)
  *           bruck   as recdbl (kept for comparison; never cheaper here)
  *           ring    2(P-1) a + n(P-1)/P (2 c b + g)
- *           rsag    (2L+f) a + 2n b + n(P-1)/P (2b + g)
+ *           rsag    (2L+f+1) a + n(P-1)/P (2b + g)
+ *   (over the network, reduce_cost adds what the wire charges: pieces of a
+ *   short scratch, long steps, reads and credits: see the note above it)
  *   bcast   linear 2a + (P-1) n b;  binomial 2L a + L n b;  scatter_allgather (P+1) a + 2n b
  *   collect linear 2a + (P-1) n b;  ring (P-1)(a + n b);  recdbl/bruck L a + (P-1) n b (+f a)
  * a is the latency of one signal: far larger when PEs outnumber cores (a
