@@ -204,6 +204,11 @@ int shoal_ofi_init(void)
     register_segments(&mine);
     exchange_cards(&mine);
     shoal_ofi_progress_start();   /* hook and thread: a PE in the boot barrier still serves the others */
+    /* Everyone serves before anyone contacts it, so the connection deadline
+     * counts connecting only: the launcher's exchange can release a host's
+     * PEs seconds after the others (Open MPI across namespace hosts under
+     * load: 10-16 s in 3 runs of 15, once over the 30-s deadline). */
+    shoal_boot_barrier();
     shoal_ofi_connect_peers();
     shoal_boot_barrier();         /* everyone's contacts are answered before anyone goes on */
     shoal_ofi_progress_settle();
