@@ -12,12 +12,14 @@ fail=0
 expect() {
     local bytes=$1 want=$2 prof
     prof=$(mktemp -d)
-    if ! "$here/run_mh.sh" --ppn 1,1 --map block --timeout 60 -x SHOAL_COLL_HIER=off -x "SHOAL_PROFILE=$prof" \
-        -- "$bin/oshtune_probe" reduce --ms 1 --batches 1 "$bytes" >"$prof/out" 2>&1; then
-        status=$?
-        rm -rf "$prof"
+    "$here/run_mh.sh" --ppn 1,1 --map block --timeout 60 -x SHOAL_COLL_HIER=off -x "SHOAL_PROFILE=$prof" \
+        -- "$bin/oshtune_probe" reduce --ms 1 --batches 1 "$bytes" >"$prof/out" 2>&1
+    local status=$?
+    if [ $status != 0 ]; then
         [ $status = 77 ] && exit 77
-        echo "net_choice: the probe failed at $bytes bytes (status $status)"
+        echo "net_choice: the probe failed at $bytes bytes (status $status):"
+        cat "$prof/out"
+        rm -rf "$prof"
         fail=1
         return
     fi
