@@ -8,10 +8,13 @@
 
 size_t shoal_heap_largest_free(void);
 
+/* The heap may have grown: the network transport makes the new blocks
+ * reachable (ofi_mr.c registers lazily where registration pins memory). */
 static void world_barrier(void)
 {
     shoal_quiet(&shoal_ctx_default);
     shoal_team_barrier(&shoal_team_world);
+    shoal_remote_heap_grown();
 }
 
 /* Always checked (not only under SHMEM_DEBUG): before init the heap does

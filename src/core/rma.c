@@ -119,6 +119,12 @@ void shoal_fence(struct shoal_ctx *ctx)
         shoal_remote->fence(ctx);
 }
 
+void shoal_remote_heap_grown(void)
+{
+    if (shoal_remote && shoal_remote->heap_used)
+        shoal_remote->heap_used(shoal_heap_high_water());
+}
+
 void shoal_quiet(struct shoal_ctx *ctx)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -35,6 +35,10 @@ struct shoal_remote_ops {
                        size_t sig_off, uint64_t signal, int sig_op, int pe, bool nbi);
     void (*fence)(struct shoal_ctx *ctx);
     void (*quiet)(struct shoal_ctx *ctx);
+    /* The heap is in use up to offset `end`: what lies below must be
+     * reachable from other hosts when this returns.  Collective: every PE
+     * calls it at the same point of the same allocation with the same end. */
+    void (*heap_used)(size_t end);
 };
 extern const struct shoal_remote_ops *shoal_remote;
 
@@ -49,6 +53,9 @@ int shoal_ofi_init(void);
  * Both do nothing when the transport is not up. */
 void shoal_ofi_quiet_all(void);
 void shoal_ofi_fini(void);
+/* After a symmetric allocation (collective, api/memory.c): peers on other
+ * hosts may reach every block allocated so far. */
+void shoal_remote_heap_grown(void);
 /* A context's own network endpoint (ctx->net), for the contexts layer: call
  * create when a context is made and destroy (after its quiet) when it goes.
  * Both are cheap no-ops when the job is on one host. */

@@ -215,6 +215,7 @@ SHOAL_INLINE void shoal_poll(void)
 void *shoal_heap_alloc(size_t size, size_t align);
 void shoal_heap_free(void *ptr);
 size_t shoal_heap_usable(void *ptr);                 /* size of the block at ptr */
+size_t shoal_heap_high_water(void);                  /* end offset of the furthest block ever allocated */
 /* Internal symmetric memory: only at init, in the same order on every PE. */
 void *shoal_internal_alloc(size_t size);
 

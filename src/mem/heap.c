@@ -25,6 +25,7 @@ static struct used *used;
 static size_t used_cap, used_n, used_fill;   /* fill counts deleted slots too */
 static char *base;
 static size_t internal_end, internal_used, heap_end;
+static size_t high_water;   /* end of the furthest block ever allocated */
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) & ~(a - 1); }
@@ -78,6 +79,7 @@ void shoal_heap_allocator_init(char *heap_base, size_t internal, size_t size)
     internal_end = internal;
     internal_used = 0;
     heap_end = size;
+    high_water = internal;
     free_list = malloc(sizeof *free_list);
     *free_list = (struct extent){internal, size - internal, NULL};
 }
@@ -93,7 +95,15 @@ void shoal_heap_allocator_fini(void)
     used = NULL;
     used_cap = used_n = used_fill = 0;
     base = NULL;
-    heap_end = internal_end = 0;
+    heap_end = internal_end = high_water = 0;
+}
+
+size_t shoal_heap_high_water(void)
+{
+    pthread_mutex_lock(&heap_lock);
+    size_t h = high_water;
+    pthread_mutex_unlock(&heap_lock);
+    return h;
 }
 
 void *shoal_internal_alloc(size_t size)
@@ -140,6 +150,8 @@ void *shoal_heap_alloc(size_t size, size_t align)
         if (at <= end && size <= end - at) {
             carve(link, e, at, size);
             used_put(at, size);
+            if (at + size > high_water)
+                high_water = at + size;
             result = base + at;
             break;
         }

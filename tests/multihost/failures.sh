@@ -8,6 +8,12 @@
 #       does not pin); a nofile limit too small for a socket per PE is
 #       reported but the job runs; a soft limit below the hard one is raised
 #       silently
+#   failures.sh RUN_MH PROGRAM memlock-lazy|memlock-grow [RUN_MH OPTIONS...]
+#       the heap registered in chunks as it is used (ofi_mr.c), pinning
+#       forced, under an 8 MiB limit: a job that uses little of its 1 GiB heap
+#       runs (mh_chunks 0); one that grows past the limit stops in
+#       shmem_malloc naming it (mh_chunks 12); skipped when the hard limit
+#       is below 8 MiB
 #   failures.sh RUN_MH PROGRAM dies-in COLL PE [RUN_MH OPTIONS...]
 #       PE dies in the middle of an active-set COLL (reduce, bcast, fcollect,
 #       barrier) across 2 hosts x 3 (block): PE 3 leads the second host, PE 4 does not
@@ -40,6 +46,20 @@ memlock)
     (ulimit -l 64 && "$run_mh" --ppn 1,1 --timeout 60 -x SHOAL_OFI_MR_PINS=on "${extra[@]}" -- "$prog") >"$out" 2>&1
     rc=$?
     want='PE [01]: shmem_init: libfabric .* pins registered memory, .* exceed the locked-memory limit \(RLIMIT_MEMLOCK, ulimit -l: 64 KiB' ;;
+memlock-lazy | memlock-grow)
+    hard=$(ulimit -Hl)
+    [ "$hard" != unlimited ] && [ "$hard" -lt 8192 ] && { echo "failures.sh: hard memlock limit $hard KiB < 8 MiB; skipped"; exit 77; }
+    mib=0
+    [ "$what" = memlock-grow ] && mib=12
+    (ulimit -l 8192 && "$run_mh" --ppn 1,1 --timeout 60 -x SHOAL_OFI_MR_PINS=on -x SHOAL_OFI_MR_CHUNK=1m \
+        -x SHMEM_TEAMS_MAX=8 "${extra[@]}" -- "$dir/mh_chunks" $mib) >"$out" 2>&1
+    rc=$?
+    if [ "$what" = memlock-lazy ]; then
+        [ $rc = 0 ] && rc=succeeded
+        want='mh_chunks: 2 PEs OK'
+    else
+        want="PE [01]: shmem_malloc: libfabric .* pins registered memory, and the global data and the heap's chunks in use \\([0-9.]+ MiB\\) exceed the locked-memory limit \\(RLIMIT_MEMLOCK, ulimit -l: 8 MiB"
+    fi ;;
 nofile)
     (ulimit -n 60 && "$run_mh" --ppn 2,2 --timeout 60 "${extra[@]}" -- "$prog") >"$out" 2>&1
     rc=$?

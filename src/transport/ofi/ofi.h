@@ -1,8 +1,8 @@
 /* Transport "ofi": PEs on other hosts, over libfabric RDM endpoints.
  *
- * Every PE registers its two symmetric segments (globals, heap) and
- * publishes its endpoint address, keys and segment bases through the
- * bootstrap.  A remote address is (segment, offset): the offset itself, or
+ * Every PE registers its two symmetric segments (globals, heap; the heap
+ * maybe in chunks as it is used, ofi_mr.c) and publishes its endpoint
+ * address, keys and segment bases through the bootstrap.  A remote address is (segment, offset): the offset itself, or
  * the peer's base plus the offset when the provider wants virtual addresses
  * (FI_MR_VIRT_ADDR), so ASLR and PIE need nothing special.
  *
@@ -95,13 +95,17 @@ struct shoal_ofi {
     struct fid_fabric *fabric;
     struct fid_domain *domain;
     struct fid_av *av;
-    struct fid_mr *mr[SHOAL_NSEGS];
+    /* Registered regions (ofi_mr.c): 0 the global data, 1 + k the heap's chunk k. */
+    struct fid_mr **mr;             /* [region] */
+    uint64_t *key;                  /* [region * n_pes + pe] */
+    uint64_t *base;                 /* [pe * SHOAL_NSEGS + seg]: remote address of offset 0 (virtual addressing) */
+    unsigned chunk_shift;           /* heap chunks of 2^shift bytes; 63: the heap is one region */
+    unsigned heap_chunks, heap_registered, regions;
+    bool virt;                      /* FI_MR_VIRT_ADDR: remote addresses are virtual, else offsets in a region */
     struct shoal_ofi_ep main_ep;    /* the default context's; peers target this one */
     struct shoal_ofi_ep *eps;       /* every open endpoint, main_ep among them */
     pthread_mutex_t eps_lock;
     fi_addr_t *addr;                /* per world PE */
-    uint64_t *key;                  /* [pe * SHOAL_NSEGS + seg] */
-    uint64_t *base;                 /* remote address of offset 0, same indexing */
     size_t inject_size;
     size_t max_msg;
     bool ordered_writes;            /* provider orders writes and atomics to a target: fence is free */
@@ -172,14 +176,32 @@ void shoal_ofi_progress_settle(void);   /* after init: the thread stays only whe
 void shoal_ofi_progress_stop(void);
 _Noreturn void shoal_ofi_failed(const char *routine, int pe, const char *what, int err);
 
+/* ofi_mr.c */
+void shoal_ofi_mr_register(struct shoal_ofi_card *card);   /* global data, the heap (or its first chunk) */
+void shoal_ofi_mr_publish(const struct shoal_ofi_card *all);
+void shoal_ofi_mr_grow_internal(void);   /* after publish: the rest of the heap's internal part */
+void shoal_ofi_mr_heap_used(size_t end);
+void shoal_ofi_mr_close(void);
+
+/* Bytes from (seg, off) to the end of its registered region: an operation
+ * must not cross one. */
+SHOAL_INLINE size_t shoal_ofi_region_left(int seg, size_t off)
+{
+    if (seg != SHOAL_SEG_HEAP)
+        return SIZE_MAX;
+    size_t size = (size_t)1 << shoal_ofi.chunk_shift;
+    return size - (off & (size - 1));
+}
 /* Remote address of (seg, off) on pe. */
 SHOAL_INLINE uint64_t shoal_ofi_raddr(int pe, int seg, size_t off)
 {
-    return shoal_ofi.base[pe * SHOAL_NSEGS + seg] + off;
+    size_t rel = shoal_ofi.virt || seg != SHOAL_SEG_HEAP ? off : off & (((size_t)1 << shoal_ofi.chunk_shift) - 1);
+    return shoal_ofi.base[pe * SHOAL_NSEGS + seg] + rel;
 }
-SHOAL_INLINE uint64_t shoal_ofi_key(int pe, int seg)
+SHOAL_INLINE uint64_t shoal_ofi_key(int pe, int seg, size_t off)
 {
-    return shoal_ofi.key[pe * SHOAL_NSEGS + seg];
+    size_t region = seg == SHOAL_SEG_HEAP ? 1 + (off >> shoal_ofi.chunk_shift) : 0;
+    return shoal_ofi.key[region * (size_t)shoal.n_pes + (size_t)pe];
 }
 /* Operation context: the target PE, so an error completion can name it. */
 SHOAL_INLINE void *shoal_ofi_ctx_of(int pe)
@@ -189,7 +211,9 @@ SHOAL_INLINE void *shoal_ofi_ctx_of(int pe)
 
 /* Operating-system limits (ofi_limits.c): locked memory before registering
  * bytes, open files for a socket per peer. */
-void shoal_ofi_check_memlock(size_t bytes);
+bool shoal_ofi_registration_pins(void);
+/* Before registering: `bytes` registered in all; lazy: the heap is registered as it is used. */
+void shoal_ofi_check_memlock(const char *routine, size_t bytes, bool lazy);
 void shoal_ofi_raise_nofile(void);
 
 #endif

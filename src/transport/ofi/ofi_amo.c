@@ -101,7 +101,7 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
         shoal_ofi_am_amo(e, op, size, seg, off, fetch, value, cond, pe, nbi, ctx && ctx->awaited);
         return;
     }
-    struct amo_target t = {shoal_ofi.addr[pe], shoal_ofi_raddr(pe, seg, off), shoal_ofi_key(pe, seg),
+    struct amo_target t = {shoal_ofi.addr[pe], shoal_ofi_raddr(pe, seg, off), shoal_ofi_key(pe, seg, off),
                            datatype_of(size), size, pe};
     static const uint64_t unused_operand;
     uint64_t scratch_result;

@@ -94,7 +94,7 @@ _Noreturn void shoal_ofi_unreachable(int pe, const char *why)
 static void post_contact(struct shoal_ofi_ep *e, int pe, uint64_t *sink, double deadline)
 {
     struct iovec iov = {sink, sizeof *sink};
-    struct fi_rma_iov rma = {shoal_ofi_raddr(pe, SHOAL_SEG_HEAP, 0), sizeof *sink, shoal_ofi_key(pe, SHOAL_SEG_HEAP)};
+    struct fi_rma_iov rma = {shoal_ofi_raddr(pe, SHOAL_SEG_HEAP, 0), sizeof *sink, shoal_ofi_key(pe, SHOAL_SEG_HEAP, 0)};
     struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = shoal_ofi.addr[pe], .rma_iov = &rma,
                              .rma_iov_count = 1, .context = shoal_ofi_ctx_of(pe)};
     ssize_t rc;

@@ -130,29 +130,6 @@ static void check_atomics(void)
                     shoal_ofi.prov, missing);
 }
 
-static void register_segments(struct shoal_ofi_card *card)
-{
-    uint64_t mode = shoal_ofi.info->domain_attr->mr_mode;
-    size_t total = 0;
-    for (int s = 0; s < SHOAL_NSEGS; s++)
-        total += shoal.seg_size[s];
-    shoal_ofi_check_memlock(total);
-    for (int s = 0; s < SHOAL_NSEGS; s++) {
-        int rc = fi_mr_reg(shoal_ofi.domain, shoal.seg_base[s], shoal.seg_size[s], FI_REMOTE_READ | FI_REMOTE_WRITE,
-                           0, (uint64_t)s + 1, 0, &shoal_ofi.mr[s], NULL);
-        if (rc == 0 && (mode & FI_MR_ENDPOINT)) {
-            rc = fi_mr_bind(shoal_ofi.mr[s], &shoal_ofi.main_ep.ep->fid, 0);
-            if (rc == 0)
-                rc = fi_mr_enable(shoal_ofi.mr[s]);
-        }
-        if (rc != 0)
-            init_failed(s == SHOAL_SEG_HEAP ? "registering the symmetric heap" : "registering global data", rc,
-                        "lower SHMEM_SYMMETRIC_SIZE or raise the locked-memory limit (ulimit -l)");
-        card->key[s] = fi_mr_key(shoal_ofi.mr[s]);
-        card->base[s] = (mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)shoal.seg_base[s] : 0;
-    }
-}
-
 static void exchange_cards(struct shoal_ofi_card *mine)
 {
     int n = shoal.n_pes;
@@ -165,18 +142,13 @@ static void exchange_cards(struct shoal_ofi_card *mine)
     shoal_boot_allgather(mine, all, sizeof *mine);
     char *names = calloc(n, len);
     shoal_ofi.addr = calloc(n, sizeof *shoal_ofi.addr);
-    shoal_ofi.key = calloc((size_t)n * SHOAL_NSEGS, sizeof *shoal_ofi.key);
-    shoal_ofi.base = calloc((size_t)n * SHOAL_NSEGS, sizeof *shoal_ofi.base);
     for (int pe = 0; pe < n; pe++) {
         if (all[pe].addrlen != len)
             shoal_fatal("shmem_init", "PE %d uses a different network address format (provider) than PE %d; "
                         "set the same SHMEM_OFI_PROVIDER/FI_PROVIDER for all PEs", pe, shoal.my_pe);
         memcpy(names + (size_t)pe * len, all[pe].addr, len);
-        for (int s = 0; s < SHOAL_NSEGS; s++) {
-            shoal_ofi.key[pe * SHOAL_NSEGS + s] = all[pe].key[s];
-            shoal_ofi.base[pe * SHOAL_NSEGS + s] = all[pe].base[s];
-        }
     }
+    shoal_ofi_mr_publish(all);
     rc = fi_av_insert(shoal_ofi.av, names, (size_t)n, shoal_ofi.addr, 0, NULL);
     if (rc != n)
         init_failed("inserting the peers' addresses", rc < 0 ? rc : -FI_EINVAL, "check the provider with fi_info");
@@ -201,8 +173,9 @@ int shoal_ofi_init(void)
     if (shoal_ofi.am && shoal_ofi_am_start() != 0)
         init_failed("posting receive buffers", -FI_ENOMEM, "check the provider with fi_info");
     check_atomics();
-    register_segments(&mine);
+    shoal_ofi_mr_register(&mine);
     exchange_cards(&mine);
+    shoal_ofi_mr_grow_internal();
     shoal_ofi_progress_start();   /* hook and thread: a PE in the boot barrier still serves the others */
     /* Everyone serves before anyone contacts it, so the connection deadline
      * counts connecting only: the launcher's exchange can release a host's
@@ -235,9 +208,7 @@ void shoal_ofi_fini(void)
     shoal_remote = NULL;
     shoal_ctx_default.net = NULL;
     shoal.amo_via_network = false;
-    for (int s = 0; s < SHOAL_NSEGS; s++)
-        if (shoal_ofi.mr[s])
-            fi_close(&shoal_ofi.mr[s]->fid);
+    shoal_ofi_mr_close();
     while (shoal_ofi.eps) {
         struct shoal_ofi_ep *e = shoal_ofi.eps;
         shoal_ofi_ep_close(e);   /* unlinks it */
@@ -250,8 +221,6 @@ void shoal_ofi_fini(void)
     fi_close(&shoal_ofi.fabric->fid);
     fi_freeinfo(shoal_ofi.info);
     free(shoal_ofi.addr);
-    free(shoal_ofi.key);
-    free(shoal_ofi.base);
     pthread_mutex_t lock = shoal_ofi.eps_lock;
     shoal_ofi = (struct shoal_ofi){.eps_lock = lock, .wait_fd = -1};
 }

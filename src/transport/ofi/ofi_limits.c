@@ -3,11 +3,11 @@
  * instead of failing obscurely later.  Neither can be exercised on this
  * machine's tcp/sockets providers except through the overrides below
  * (DESIGN.md, "Real fabrics").
- *  - Locked memory: verbs, efa, psm3 and usnic pin every registered page,
- *    and Shoal registers the whole symmetric heap (1 GiB by default,
- *    MAP_NORESERVE) and the global data at init.  RLIMIT_MEMLOCK is often
- *    64 KiB.  The soft limit is raised to the hard one; if that is still
- *    too small, init stops naming both sizes and the fixes.  With
+ *  - Locked memory: verbs, efa, psm3 and usnic pin every registered page.
+ *    There the heap is registered in chunks as it is used (ofi_mr.c), but
+ *    RLIMIT_MEMLOCK is often 64 KiB.  The soft limit is raised to the hard
+ *    one; if that is still too small, init (or the allocation that needs a
+ *    new chunk) stops naming both sizes and the fixes.  With
  *    FI_VERBS_USE_ODP set (on-demand paging) nothing is pinned up front.
  *  - Open files: rxm (and tcp, sockets) keeps a socket per connected peer
  *    and context.  The soft nofile limit is raised to the hard one; when
@@ -31,7 +31,7 @@ static bool provider_is(const char *const *names)
     return false;
 }
 
-static bool registration_pins(void)
+bool shoal_ofi_registration_pins(void)
 {
     static const char *const pinning[] = {"verbs", "efa", "psm3", "usnic", NULL};
     const char *v = shoal_cfg.ofi_mr_pins;
@@ -48,17 +48,18 @@ static void format_size(char *buf, size_t len, rlim_t v)
 {
     if (v == RLIM_INFINITY)
         snprintf(buf, len, "unlimited");
-    else if (v >= (1u << 20))
+    else if (v >= (1u << 20) && v % (1u << 20) == 0)
         snprintf(buf, len, "%llu MiB", (unsigned long long)(v >> 20));
+    else if (v >= (1u << 20))
+        snprintf(buf, len, "%.1f MiB", (double)v / (1u << 20));
     else
         snprintf(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
 }
 
-/* Before registering bytes of memory with the provider. */
-void shoal_ofi_check_memlock(size_t bytes)
+void shoal_ofi_check_memlock(const char *routine, size_t bytes, bool lazy)
 {
     struct rlimit rl;
-    if (!registration_pins() || getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+    if (!shoal_ofi_registration_pins() || getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
         rl.rlim_cur >= bytes)
         return;
     if (rl.rlim_max > rl.rlim_cur) {
@@ -71,11 +72,12 @@ void shoal_ofi_check_memlock(size_t bytes)
     char have[32], need[32];
     format_size(have, sizeof have, rl.rlim_cur);
     format_size(need, sizeof need, bytes);
-    shoal_fatal("shmem_init", "libfabric %s pins registered memory, and the symmetric heap and global data "
-                "(%s) exceed the locked-memory limit (RLIMIT_MEMLOCK, ulimit -l: %s, which is also the hard "
-                "limit); raise it (ulimit -l unlimited, memlock in /etc/security/limits.conf or the resource "
-                "manager's settings), lower SHMEM_SYMMETRIC_SIZE, or use on-demand paging (FI_VERBS_USE_ODP=1) "
-                "where the adapter offers it", shoal_ofi.prov, need, have);
+    shoal_fatal(routine, "libfabric %s pins registered memory, and %s (%s) exceed the locked-memory limit "
+                "(RLIMIT_MEMLOCK, ulimit -l: %s, which is also the hard limit); raise it (ulimit -l unlimited, "
+                "memlock in /etc/security/limits.conf or the resource manager's settings), %s, or use on-demand "
+                "paging (FI_VERBS_USE_ODP=1) where the adapter offers it", shoal_ofi.prov,
+                lazy ? "the global data and the heap's chunks in use" : "the symmetric heap and global data", need,
+                have, lazy ? "allocate less symmetric memory or lower SHOAL_OFI_MR_CHUNK" : "lower SHMEM_SYMMETRIC_SIZE");
 }
 
 static bool first_pe_of_my_host(void)

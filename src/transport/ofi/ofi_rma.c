@@ -12,9 +12,12 @@
 
 #include "ofi.h"
 
-static size_t chunk_len(size_t n)
+/* The next piece of an operation at (seg, off) with n bytes left: at most
+ * the provider's largest message, and never across a registered region. */
+static size_t piece_len(int seg, size_t off, size_t n)
 {
-    return n < shoal_ofi.max_msg ? n : shoal_ofi.max_msg;
+    size_t left = shoal_ofi_region_left(seg, off), most = left < shoal_ofi.max_msg ? left : shoal_ofi.max_msg;
+    return n < most ? n : most;
 }
 
 /* Always with FI_DELIVERY_COMPLETE, asked per operation: a write counted
@@ -24,9 +27,10 @@ static size_t chunk_len(size_t n)
  * times in 3000; with the flag, never.) */
 /* on_done: the context of a completion to read (a bounce buffer to give
  * back, a signal to send), or NULL for none. */
-static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int pe, uint64_t raddr,
-                       uint64_t key, void *on_done)
+static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int pe, int seg, size_t off,
+                       void *on_done)
 {
+    uint64_t raddr = shoal_ofi_raddr(pe, seg, off), key = shoal_ofi_key(pe, seg, off);
     struct iovec iov = {(void *)src, len};
     struct fi_rma_iov rma = {raddr, len, key};
     struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = shoal_ofi.addr[pe], .rma_iov = &rma,
@@ -44,8 +48,9 @@ static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int 
     __atomic_fetch_add(&e->writes, 1, __ATOMIC_RELEASE);
 }
 
-static void post_read(struct shoal_ofi_ep *e, char *dst, size_t len, int pe, uint64_t raddr, uint64_t key)
+static void post_read(struct shoal_ofi_ep *e, char *dst, size_t len, int pe, int seg, size_t off)
 {
+    uint64_t raddr = shoal_ofi_raddr(pe, seg, off), key = shoal_ofi_key(pe, seg, off);
     unsigned tries = 0;
     ssize_t rc;
     while ((rc = fi_read(e->ep, dst, len, NULL, shoal_ofi.addr[pe], raddr, key, shoal_ofi_ctx_of(pe))) == -FI_EAGAIN)
@@ -96,18 +101,18 @@ static char *bounce_take(struct shoal_ofi_ep *e)
 static void ofi_put(struct shoal_ctx *ctx, int seg, size_t off, const void *src, size_t n, int pe, bool nbi)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
-    uint64_t key = shoal_ofi_key(pe, seg);
     const char *s = src;
     char *bounce = NULL;
-    if (!nbi && n > shoal_ofi.inject_size && n <= SHOAL_OFI_BOUNCE_SIZE && (bounce = bounce_take(e))) {
+    if (!nbi && n > shoal_ofi.inject_size && n <= SHOAL_OFI_BOUNCE_SIZE && piece_len(seg, off, n) == n &&
+        (bounce = bounce_take(e))) {
         memcpy(bounce, src, n);
-        post_write(e, bounce, n, pe, shoal_ofi_raddr(pe, seg, off), key, bounce);
+        post_write(e, bounce, n, pe, seg, off, bounce);
         return;
     }
     bool from_caller = false;   /* some bytes are still read from src after we return */
     for (size_t done = 0; done < n;) {
-        size_t len = chunk_len(n - done);
-        post_write(e, s + done, len, pe, shoal_ofi_raddr(pe, seg, off + done), key, NULL);
+        size_t len = piece_len(seg, off + done, n - done);
+        post_write(e, s + done, len, pe, seg, off + done, NULL);
         from_caller |= len > shoal_ofi.inject_size;
         done += len;
     }
@@ -118,11 +123,10 @@ static void ofi_put(struct shoal_ctx *ctx, int seg, size_t off, const void *src,
 static void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, size_t off, size_t n, int pe, bool nbi)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
-    uint64_t key = shoal_ofi_key(pe, seg);
     char *d = dst;
     for (size_t done = 0; done < n;) {
-        size_t len = chunk_len(n - done);
-        post_read(e, d + done, len, pe, shoal_ofi_raddr(pe, seg, off + done), key);
+        size_t len = piece_len(seg, off + done, n - done);
+        post_read(e, d + done, len, pe, seg, off + done);
         done += len;
     }
     if (!nbi && n > 0)
@@ -187,7 +191,7 @@ void shoal_ofi_signal_written(struct shoal_ofi_ep *e, void *op_context)
         signal_free(e, s);
 }
 
-/* One message when the data fits in one (ofi_am.c).  Else the write goes
+/* One message when the data fits in one (ofi_am.c).  Else one write goes
  * first and its completion sends the signal: rxm orders no send behind a
  * write, nor supports FI_FENCE, and waiting here for every write of the
  * endpoint would order against other PEs too.  A blocking call returns
@@ -198,7 +202,7 @@ static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const voi
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     if (shoal_ofi.am && shoal_ofi_am_put_signal(e, seg, off, src, n, sig_seg, sig_off, signal, sig_op, pe, ctx && ctx->awaited))
         return;
-    if (!shoal_ofi.am || n > shoal_ofi.max_msg) {
+    if (!shoal_ofi.am || piece_len(seg, off, n) < n) {   /* more than one write */
         ofi_put(ctx, seg, off, src, n, pe, nbi);
         ofi_fence(ctx);
         shoal_ofi_amo(ctx, sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, sig_seg, sig_off, NULL,
@@ -215,7 +219,7 @@ static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const voi
     }
     s->waiter = !nbi && !s->bounce;
     __atomic_fetch_add(&e->signals_unsent, 1, __ATOMIC_RELEASE);
-    post_write(e, from, n, pe, shoal_ofi_raddr(pe, seg, off), shoal_ofi_key(pe, seg), s);
+    post_write(e, from, n, pe, seg, off, s);
     if (!s->waiter)
         return;
     unsigned tries = 0;
@@ -231,4 +235,5 @@ const struct shoal_remote_ops shoal_ofi_ops = {
     .put_signal = ofi_put_signal,
     .fence = ofi_fence,
     .quiet = ofi_quiet,
+    .heap_used = shoal_ofi_mr_heap_used,
 };
