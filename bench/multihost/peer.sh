@@ -2,8 +2,9 @@
 # Shoal against its peer, Open MPI 4.1's OpenSHMEM, on the same network-
 # namespace hosts (issue 11): mh_peer.c built with each library's oshcc,
 # the two run alternately shape by shape, round by round, plus the link's
-# own one-way time (mh_link.c, plain TCP).  JSON lines with "lib", "shape"
-# and "round" fields go to --out; peer_report.py turns them into the table
+# own one-way time (mh_link.c, plain TCP) and libfabric's floor on it
+# (mh_fabric.c: bare message, read and fetch-add, no OpenSHMEM).  JSON
+# lines with "lib", "shape" and "round" fields go to --out; peer_report.py turns them into the table
 # of docs/PERFORMANCE.md ("Across hosts"), medians over rounds and
 # Shoal/Open MPI ratios.
 #
@@ -42,6 +43,8 @@ else
     echo "peer.sh: Open MPI's oshcc is missing or cannot build mh_peer.c: Shoal alone" >&2
 fi
 cc -O2 -o "$bin/link" "$here/mh_link.c" || exit 1
+"$build/bin/oshcc" -O2 -o "$bin/fabric" "$here/mh_fabric.c" -lfabric 2>/dev/null ||
+    echo "peer.sh: mh_fabric.c does not build (no libfabric-dev?): no libfabric floor" >&2
 rawf=$bin/raw.jsonl
 : >"$rawf"
 
@@ -61,6 +64,8 @@ load() { echo "{\"op\":\"load $1\",\"value\":$(cut -d' ' -f1 /proc/loadavg),\"un
     load before
     for r in $(seq 1 "$rounds"); do
         "$root/tests/multihost/run_mh.sh" --ppn 1,1 --timeout 60 -- "$bin/link" "$("$root/tests/multihost/netns.sh" addr 1)" \
+            2>/dev/null | grep '^{' | sed "s/}\$/,\"lib\":\"link\",\"shape\":\"1,1:block\",\"round\":$r}/" | tee -a "$rawf"
+        [ -x "$bin/fabric" ] && "$root/tests/multihost/run_mh.sh" --ppn 1,1 --timeout 60 -- "$bin/fabric" 2000 \
             2>/dev/null | grep '^{' | sed "s/}\$/,\"lib\":\"link\",\"shape\":\"1,1:block\",\"round\":$r}/" | tee -a "$rawf"
         for shape in $shapes; do
             # Alternate which library goes first, round by round.

@@ -41,6 +41,11 @@ def main():
               + (f", {polled:.1f} us with it polling" if polled else ""))
     else:
         print("Link: not measured")
+    floor = {op: med.get(("link", "1,1:block", "fabric " + op)) for op in ("one-way", "exchange", "read", "fetch-add")}
+    if all(floor.values()):
+        print(f"libfabric's own floor on it (mh_fabric.c, both sides polling, no OpenSHMEM): message one-way "
+              f"{floor['one-way']:.1f} us, both-way exchange {floor['exchange']:.1f}, 8-byte read "
+              f"{floor['read']:.1f}, fetch-add {floor['fetch-add']:.1f}")
     print(f"Machine load (1-min average): {', '.join(loads)}; data check failures: {failures}")
     print()
     head = "| operation |" + "".join(f" {NAMES.get(s, s)}: Shoal | Open MPI | ratio |" for s in shapes)
