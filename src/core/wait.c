@@ -128,6 +128,18 @@ static unsigned spin_limit(void)
     return shoal.oversubscribed ? 20 : (unsigned)shoal_cfg.wait_spin;
 }
 
+/* Woken in a job across hosts: poll again as a PE that never slept.  While
+ * it counts among the sleepers, its progress thread keeps serving beside it
+ * (two threads taking turns at one endpoint) and rings it at every arrival:
+ * a PE hammered with gets while it waited in a barrier served them in 37-56
+ * us on average after its first sleep, 25 before (1 PE per host, 20,000
+ * gets).  Arming again later hands over to the thread again. */
+static void disarm(struct shoal_waiter *w, struct shoal_pe_ctl *c)
+{
+    __atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
+    w->armed = false;
+}
+
 /* Called by SHOAL_WAIT_WHILE each time its condition still holds. */
 void shoal_waiter_pause(struct shoal_waiter *w)
 {
@@ -173,6 +185,8 @@ void shoal_waiter_pause(struct shoal_waiter *w)
          * period, not one per sleep. */
         w->n = spins;
         w->rearm = true;
+        if (shoal_remote)
+            disarm(w, c);
     }
 }
 
