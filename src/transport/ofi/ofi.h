@@ -17,6 +17,7 @@
 #define SHOAL_OFI_H
 
 #include <pthread.h>
+#include <strings.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
 #include <rdma/fi_cm.h>
@@ -202,6 +203,12 @@ SHOAL_INLINE uint64_t shoal_ofi_key(int pe, int seg, size_t off)
 {
     size_t region = seg == SHOAL_SEG_HEAP ? 1 + (off >> shoal_ofi.chunk_shift) : 0;
     return shoal_ofi.key[region * (size_t)shoal.n_pes + (size_t)pe];
+}
+/* An auto|on|off setting (core/env.def checks the spelling): on and off
+ * force it, auto takes `by_default`. */
+SHOAL_INLINE bool shoal_ofi_setting(const char *mode, bool by_default)
+{
+    return !strcasecmp(mode, "on") ? true : !strcasecmp(mode, "off") ? false : by_default;
 }
 /* Operation context: the target PE, so an error completion can name it. */
 SHOAL_INLINE void *shoal_ofi_ctx_of(int pe)

@@ -13,7 +13,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <strings.h>
 #include <time.h>
 
 #include "ofi.h"
@@ -36,12 +35,8 @@ static double now_seconds(void)
 
 static bool connect_all(void)
 {
-    const char *mode = shoal_cfg.ofi_preconnect;
-    if (!strcasecmp(mode, "on"))
-        return true;
-    if (!strcasecmp(mode, "off"))
-        return false;
-    return strstr(shoal_ofi.prov, "ofi_rxm") && shoal.n_pes <= shoal_cfg.ofi_preconnect_max;
+    return shoal_ofi_setting(shoal_cfg.ofi_preconnect,
+                             strstr(shoal_ofi.prov, "ofi_rxm") && shoal.n_pes <= shoal_cfg.ofi_preconnect_max);
 }
 
 /* PEs to contact: every later PE (and me), or one PE of every later host,

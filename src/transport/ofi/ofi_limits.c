@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
 
 #include "ofi.h"
@@ -34,14 +33,9 @@ static bool provider_is(const char *const *names)
 bool shoal_ofi_registration_pins(void)
 {
     static const char *const pinning[] = {"verbs", "efa", "psm3", "usnic", NULL};
-    const char *v = shoal_cfg.ofi_mr_pins;
-    if (!strcasecmp(v, "on"))
-        return true;
-    if (!strcasecmp(v, "off"))
-        return false;
-    if (strstr(shoal_ofi.prov, "verbs") && getenv("FI_VERBS_USE_ODP") && atoi(getenv("FI_VERBS_USE_ODP")))
-        return false;   /* on-demand paging: pages are pinned as the adapter touches them */
-    return provider_is(pinning);
+    /* verbs with on-demand paging pins pages as the adapter touches them */
+    bool odp = strstr(shoal_ofi.prov, "verbs") && getenv("FI_VERBS_USE_ODP") && atoi(getenv("FI_VERBS_USE_ODP"));
+    return shoal_ofi_setting(shoal_cfg.ofi_mr_pins, !odp && provider_is(pinning));
 }
 
 static void format_size(char *buf, size_t len, rlim_t v)

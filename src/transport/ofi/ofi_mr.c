@@ -18,7 +18,6 @@
  * (calloc'ed) rows.  An operation never crosses a region (ofi_rma.c cuts
  * at shoal_ofi_region_left). */
 #include <stdlib.h>
-#include <strings.h>
 
 #include "ofi.h"
 #include "../../boot/boot.h"
@@ -27,12 +26,7 @@ enum { MAX_CHUNKS = 4096 };   /* bounds the key table: chunks grow with the heap
 
 static bool lazy_wanted(void)
 {
-    const char *mode = shoal_cfg.ofi_mr_lazy;
-    if (!strcasecmp(mode, "on"))
-        return true;
-    if (!strcasecmp(mode, "off"))
-        return false;
-    return shoal_ofi_registration_pins();
+    return shoal_ofi_setting(shoal_cfg.ofi_mr_lazy, shoal_ofi_registration_pins());
 }
 
 static unsigned log2_ceil(size_t x)
