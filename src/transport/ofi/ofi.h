@@ -2,8 +2,9 @@
  *
  * Every PE registers its two symmetric segments (globals, heap; the heap
  * maybe in chunks as it is used, ofi_mr.c) and publishes its endpoint
- * address, keys and segment bases through the bootstrap.  A remote address is (segment, offset): the offset itself, or
- * the peer's base plus the offset when the provider wants virtual addresses
+ * address, keys and segment bases through the bootstrap.  A remote address
+ * is (segment, offset): the offset itself (within its chunk), or the peer's
+ * base plus the offset when the provider wants virtual addresses
  * (FI_MR_VIRT_ADDR), so ASLR and PIE need nothing special.
  *
  * Completion is counted, not queued: each endpoint has a write counter

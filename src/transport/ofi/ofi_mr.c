@@ -58,11 +58,12 @@ static unsigned chunks_below(size_t end)
     return end ? (unsigned)(((end - 1) >> shoal_ofi.chunk_shift) + 1) : 0;
 }
 
-static size_t registered_bytes(void)
+/* Bytes registered in all once the heap's first `chunks` chunks are. */
+static size_t registered_bytes(unsigned chunks)
 {
     size_t heap = shoal.seg_size[SHOAL_SEG_HEAP];
-    if ((heap >> shoal_ofi.chunk_shift) >= shoal_ofi.heap_registered)
-        heap = (size_t)shoal_ofi.heap_registered << shoal_ofi.chunk_shift;
+    if ((heap >> shoal_ofi.chunk_shift) >= chunks)
+        heap = (size_t)chunks << shoal_ofi.chunk_shift;
     return shoal.seg_size[SHOAL_SEG_DATA] + heap;
 }
 
@@ -94,8 +95,9 @@ void shoal_ofi_mr_register(struct shoal_ofi_card *card)
     choose_chunks();
     shoal_ofi.virt = (shoal_ofi.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
     shoal_ofi.mr = calloc(shoal_ofi.regions, sizeof *shoal_ofi.mr);
-    shoal_ofi.heap_registered = chunks_below(shoal.heap_internal);   /* checked now, registered by grow() */
-    shoal_ofi_check_memlock("shmem_init", registered_bytes(), shoal_ofi.heap_chunks > 1);
+    /* All that init registers, the internal part's other chunks (grow) too. */
+    shoal_ofi_check_memlock("shmem_init", registered_bytes(chunks_below(shoal.heap_internal)),
+                            shoal_ofi.heap_chunks > 1);
     shoal_ofi.heap_registered = 1;
     for (int s = 0; s < SHOAL_NSEGS; s++) {
         card->key[s] = register_region(s == SHOAL_SEG_DATA ? 0 : 1, "shmem_init");
@@ -125,17 +127,17 @@ static void grow(size_t end, const char *routine)
     if (want <= have)
         return;
     size_t n = (size_t)shoal.n_pes, count = want - have;
+    shoal_ofi_check_memlock(routine, registered_bytes(want), true);
     shoal_ofi.heap_registered = want;
-    shoal_ofi_check_memlock(routine, registered_bytes(), true);
     uint64_t *mine = calloc(count, sizeof *mine), *all = calloc(count * n, sizeof *all);
     if (!mine || !all)
-        shoal_fatal("shmem_malloc", "out of memory for the peers' memory keys (%zu PEs)", n);
+        shoal_fatal(routine, "out of memory for the peers' memory keys (%zu PEs)", n);
     for (unsigned k = have; k < want; k++)
         mine[k - have] = register_region(1 + k, routine);
     shoal_boot_allgather(mine, all, count * sizeof *mine);
     for (size_t pe = 0; pe < n; pe++)
         for (size_t i = 0; i < count; i++)
-            __atomic_store_n(&shoal_ofi.key[(1 + have + i) * n + pe], all[pe * count + i], __ATOMIC_RELEASE);
+            shoal_ofi.key[(1 + have + i) * n + pe] = all[pe * count + i];   /* read after the allocation returns */
     free(mine);
     free(all);
 }
