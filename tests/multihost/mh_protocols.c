@@ -8,7 +8,11 @@
  *   fence        put then fence then flag: the put is there when the flag
  *                is; AMO then fence then put: the AMO is applied when the
  *                put is seen (a message may not be overtaken by a write)
- *   quiet        AMOs and put_signals then quiet: a get sees them all
+ *   quiet        AMOs and put_signals then quiet: a get sees them all;
+ *                puts then quiet then a flag sent through another
+ *                context (its own endpoint and connection, so nothing
+ *                orders the flag behind the puts but quiet): the target,
+ *                and a third PE reading from it, see the puts with the flag
  * PE 0 and the first PE on another host talk both ways; for quiet every
  * PE uses its right neighbour; checks are against values computed here. */
 #include <stdint.h>
@@ -16,7 +20,7 @@
 
 #include "check.h"
 
-enum { ROUNDS = 60, BIG = 16384 };
+enum { ROUNDS = 60, BIG = 16384, QUIET_ROUNDS = 800, HUGE = 1 << 20 };
 static const size_t sizes[] = {8, 24, 32, 33, 64, 200, 4096, 8192, 8193, BIG};
 enum { NSIZES = sizeof sizes / sizeof sizes[0] };
 
@@ -105,6 +109,54 @@ static void quiet_complete(int me, int n)
     shmem_barrier_all();
 }
 
+/* Round r: from puts r's pattern (sizes injected, copied and written from
+ * the caller's buffer) to `to`, quiets, then raises `to`'s flag through a
+ * context of its own.  `to` checks its data when the flag comes; a third PE
+ * (when there is one) reads it back after `to` says so. */
+static char huge[HUGE], seen[HUGE];
+static long ack;
+
+static void quiet_visible(int me, int n, int from, int to)
+{
+    static const size_t qsizes[] = {8, 200, BIG, HUGE};
+    int third = n > 2 ? (to + 1) % n == from ? (to + 2) % n : (to + 1) % n : -1;
+    shmem_ctx_t side;
+    CHECK(shmem_ctx_create(SHMEM_CTX_PRIVATE, &side) == 0, "shmem_ctx_create failed");
+    for (long r = 1; r <= QUIET_ROUNDS; r++) {
+        size_t len = qsizes[r % 4];
+        if (me == from) {
+            static char src[HUGE];
+            for (size_t i = 0; i < len; i++)
+                src[i] = pattern(from, r, i);
+            if (len == HUGE)
+                shmem_putmem_nbi(huge, src, len, to);   /* still on its way when quiet starts */
+            else
+                shmem_putmem(huge, src, len, to);
+            shmem_quiet();
+            shmem_ctx_long_p(side, &flag, r, to);
+            shmem_ctx_quiet(side);
+            shmem_long_wait_until(&ack, SHMEM_CMP_EQ, r);   /* the next round's put may not overwrite this one */
+        }
+        if (me == to) {
+            shmem_long_wait_until(&flag, SHMEM_CMP_EQ, r);
+            for (size_t i = 0; i < len; i++)
+                CHECK(huge[i] == pattern(from, r, i), "round %ld, %zu bytes: byte %zu not there after quiet", r,
+                      len, i);
+            shmem_long_atomic_set(third >= 0 ? &counter : &ack, r, third >= 0 ? third : from);
+        }
+        if (me == third) {
+            shmem_long_wait_until(&counter, SHMEM_CMP_EQ, r);
+            shmem_getmem(seen, huge, len, to);
+            for (size_t i = 0; i < len; i++)
+                CHECK(seen[i] == pattern(from, r, i), "round %ld: PE %d read byte %zu of PE %d's put too early",
+                      r, me, i, to);
+            shmem_long_atomic_set(&ack, r, from);
+        }
+    }
+    shmem_ctx_destroy(side);
+    shmem_barrier_all();
+}
+
 /* Everyone adds to PE 0's signal with put_signal: every add lands once. */
 static void signal_adds(int me, int n)
 {
@@ -158,6 +210,14 @@ int main(void)
     counter = 0;
     shmem_barrier_all();
     quiet_complete(me, n);
+    if (n > 1) {
+        flag = counter = ack = 0;
+        shmem_barrier_all();
+        quiet_visible(me, n, 0, far);
+        flag = counter = ack = 0;
+        shmem_barrier_all();
+        quiet_visible(me, n, far, 0);
+    }
     signal_adds(me, n);
     if (me == 0)
         printf("mh_protocols: %d PEs: put_signal, fence and quiet ordering kept\n", n);

@@ -11,7 +11,8 @@
  * (puts, non-fetching AMOs) and a read counter (gets, fetching AMOs); quiet
  * waits until each counter reaches the number of operations issued.  Every
  * operation is posted with FI_DELIVERY_COMPLETE, so a counted write is
- * visible at its target.  The CQ only receives errors and the init-time
+ * visible at its target, except writes where quiet reads back instead
+ * (ofi_flush.c).  The CQ only receives errors and the init-time
  * contact reads (selective completion); an operation's context is its
  * target PE + 1, so a failure names the PE. */
 #ifndef SHOAL_OFI_H
@@ -73,14 +74,15 @@ struct shoal_ofi_ep {
     pthread_mutex_t operand_lock;
     unsigned operands_used;
     struct shoal_ofi_operand operand[SHOAL_OFI_OPERANDS];
-    /* Messages (ofi_am.c): answers asked for and arrived (fetching AMOs,
-     * flushes), and the PEs sent messages since the last flush. */
+    /* Messages (ofi_am.c): answers asked for and arrived (fetching AMOs, flushes). */
     uint64_t am_asked, am_answered;
-    pthread_mutex_t am_lock;
-    uint8_t *am_dirty;              /* per world PE */
-    int *am_pending;                /* the dirty PEs */
-    unsigned am_npending;
     struct shoal_ofi_operand am_flush_answer;   /* the token of flushes */
+    /* What the next quiet must flush (ofi_flush.c). */
+    pthread_mutex_t dirty_lock;
+    uint8_t *dirty;                 /* per world PE: SHOAL_OFI_MESSAGED | SHOAL_OFI_WROTE since the last flush */
+    int *pending;                   /* the PEs with a mark */
+    unsigned npending;
+    uint64_t flush_sink;            /* flush reads land here */
     struct shoal_ofi_ep *next;      /* all endpoints, for finalize */
 };
 
@@ -112,6 +114,7 @@ struct shoal_ofi {
     size_t max_msg;
     bool ordered_writes;            /* provider orders writes and atomics to a target: fence is free */
     bool am;                        /* AMOs and signals travel as messages the target's CPU applies */
+    bool flush_read;                /* writes go without delivery-complete; quiet reads back from their PEs */
     uint64_t side_completions;      /* completions to read on context endpoints (progress reads them too) */
     char (*am_rx)[SHOAL_OFI_AM_BUF];   /* the main endpoint's posted receive buffers */
     int wait_fd;                    /* main CQ's wait object, -1 when it has none */
@@ -153,8 +156,6 @@ bool shoal_ofi_atomics_supported(char *missing, size_t len);
 bool shoal_ofi_am_wanted(void);         /* provider list + SHOAL_OFI_ATOMICS; needs FI_ORDER_SAS */
 int shoal_ofi_am_start(void);           /* posts the main endpoint's receives */
 void shoal_ofi_am_stop(void);
-int shoal_ofi_am_ep_init(struct shoal_ofi_ep *e);
-void shoal_ofi_am_ep_fini(struct shoal_ofi_ep *e);
 bool shoal_ofi_am_owns(const void *op_context);   /* a completion of one of our receives */
 void shoal_ofi_am_received(void *buf);  /* apply the message, post the buffer again */
 void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
@@ -163,7 +164,16 @@ bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const 
                              size_t sig_off, uint64_t signal, int sig_op, int pe, bool awaited);
 /* awaited: the target waits for this message within the same call (a
  * collective's flag), so it is not flushed by quiet (see shoal_ctx). */
-void shoal_ofi_am_flush(struct shoal_ofi_ep *e, const char *routine);
+void shoal_ofi_am_send_flush(struct shoal_ofi_ep *e, int pe, const char *routine);   /* answered when all before it is applied */
+void shoal_ofi_am_await_flushes(struct shoal_ofi_ep *e, const char *routine);
+
+/* ofi_flush.c: the PEs a quiet must flush, and the flush */
+enum { SHOAL_OFI_MESSAGED = 1, SHOAL_OFI_WROTE = 2 };
+bool shoal_ofi_flush_read_wanted(void);   /* provider + SHOAL_OFI_FLUSH_READ */
+int shoal_ofi_flush_init(struct shoal_ofi_ep *e);
+void shoal_ofi_flush_fini(struct shoal_ofi_ep *e);
+void shoal_ofi_mark(struct shoal_ofi_ep *e, int pe, unsigned what);   /* after posting the operation */
+void shoal_ofi_flush(struct shoal_ofi_ep *e, const char *routine);   /* the caller waits for answers and reads */
 struct shoal_ofi_operand *shoal_ofi_operand_slot(struct shoal_ofi_ep *e, const void *value, const void *cond,
                                                  size_t size);
 

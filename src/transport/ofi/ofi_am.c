@@ -170,36 +170,6 @@ void shoal_ofi_am_received(void *buf)
 
 /* ---- sending ---- */
 
-int shoal_ofi_am_ep_init(struct shoal_ofi_ep *e)
-{
-    pthread_mutex_init(&e->am_lock, NULL);
-    if (!shoal_ofi.am)
-        return 0;
-    e->am_dirty = calloc((size_t)shoal.n_pes, 1);
-    e->am_pending = calloc((size_t)shoal.n_pes, sizeof *e->am_pending);
-    return e->am_dirty && e->am_pending ? 0 : -FI_ENOMEM;
-}
-
-void shoal_ofi_am_ep_fini(struct shoal_ofi_ep *e)
-{
-    free(e->am_dirty);
-    free(e->am_pending);
-    pthread_mutex_destroy(&e->am_lock);
-}
-
-/* Before the message is sent: a quiet that follows it then flushes pe. */
-static void mark_dirty(struct shoal_ofi_ep *e, int pe)
-{
-    if (__atomic_load_n(&e->am_dirty[pe], __ATOMIC_RELAXED))
-        return;
-    pthread_mutex_lock(&e->am_lock);
-    if (!e->am_dirty[pe]) {
-        e->am_dirty[pe] = 1;
-        e->am_pending[e->am_npending++] = pe;
-    }
-    pthread_mutex_unlock(&e->am_lock);
-}
-
 static void send_msg(struct shoal_ofi_ep *e, int pe, const struct am_msg *m, size_t len, const char *routine)
 {
     unsigned tries = 0;
@@ -230,9 +200,9 @@ void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size,
         len += size;
     }
     if (!fetch) {   /* applied some time after; quiet flushes, unless its target waits for it */
-        if (!awaited)
-            mark_dirty(e, pe);
         send_msg(e, pe, &m, len, "shmem_atomic");
+        if (!awaited)
+            shoal_ofi_mark(e, pe, SHOAL_OFI_MESSAGED);
         return;
     }
     struct shoal_ofi_operand mine = {.fetch = fetch, .ep = e, .size = (uint32_t)size};
@@ -266,40 +236,27 @@ bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const 
                        .seg = (uint8_t)(seg | sig_seg << 4), .from = shoal.my_pe, .off = off, .token = sig_off,
                        .value = signal};
     memcpy(m.tail, src, n);
-    if (!awaited)
-        mark_dirty(e, pe);
     send_msg(e, pe, &m, AM_HEADER + n, "shmem_put_signal");
+    if (!awaited)
+        shoal_ofi_mark(e, pe, SHOAL_OFI_MESSAGED);
     return true;
 }
 
-/* Every message sent before is applied when this returns; fetching AMOs
- * still outstanding are answered too. */
-void shoal_ofi_am_flush(struct shoal_ofi_ep *e, const char *routine)
+/* Answered once every message sent to pe before it is applied (messages
+ * to one target are applied in order). */
+void shoal_ofi_am_send_flush(struct shoal_ofi_ep *e, int pe, const char *routine)
 {
-    if (!e->am_dirty)
-        return;
     struct shoal_ofi_operand *r = &e->am_flush_answer;
     r->ep = e;
-    /* Take the list, then send unlocked: sending may run progress hooks,
-     * which may message this endpoint themselves. */
-    int few[64], *list = few;
-    pthread_mutex_lock(&e->am_lock);
-    unsigned n = e->am_npending;
-    if (n > 64 && !(list = malloc(n * sizeof *list)))
-        shoal_fatal(routine, "out of memory for %u flushes", n);
-    for (unsigned i = 0; i < n; i++) {
-        list[i] = e->am_pending[i];
-        e->am_dirty[list[i]] = 0;
-    }
-    e->am_npending = 0;
-    pthread_mutex_unlock(&e->am_lock);
-    for (unsigned i = 0; i < n; i++) {
-        struct am_msg m = {.kind = AM_FLUSH, .from = shoal.my_pe, .token = (uintptr_t)r};
-        __atomic_fetch_add(&e->am_asked, 1, __ATOMIC_RELEASE);
-        send_msg(e, list[i], &m, AM_HEADER, routine);
-    }
-    if (list != few)
-        free(list);
+    struct am_msg m = {.kind = AM_FLUSH, .from = shoal.my_pe, .token = (uintptr_t)r};
+    __atomic_fetch_add(&e->am_asked, 1, __ATOMIC_RELEASE);
+    send_msg(e, pe, &m, AM_HEADER, routine);
+}
+
+/* Every answer asked for so far has come: flushes, and fetching AMOs still
+ * outstanding. */
+void shoal_ofi_am_await_flushes(struct shoal_ofi_ep *e, const char *routine)
+{
     uint64_t asked = __atomic_load_n(&e->am_asked, __ATOMIC_ACQUIRE);
     unsigned tries = 0;
     while (__atomic_load_n(&e->am_answered, __ATOMIC_ACQUIRE) < asked)

@@ -47,7 +47,7 @@ int shoal_ofi_ep_open(struct shoal_ofi_ep *e, bool want_wait_fd)
     struct fi_cntr_attr ca = {.events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE};
     int rc;
     pthread_mutex_init(&e->operand_lock, NULL);
-    if ((rc = shoal_ofi_am_ep_init(e)) != 0)
+    if ((rc = shoal_ofi_flush_init(e)) != 0)
         return rc;
     if ((rc = open_cq(e, want_wait_fd)) != 0 || (rc = fi_cntr_open(shoal_ofi.domain, &ca, &e->wcntr, NULL)) != 0 ||
         (rc = fi_cntr_open(shoal_ofi.domain, &ca, &e->rcntr, NULL)) != 0 ||
@@ -74,7 +74,7 @@ void shoal_ofi_ep_close(struct shoal_ofi_ep *e)
     if (e->cq)
         fi_close(&e->cq->fid);
     pthread_mutex_destroy(&e->operand_lock);
-    shoal_ofi_am_ep_fini(e);
+    shoal_ofi_flush_fini(e);
     free(e->bounce);
     *e = (struct shoal_ofi_ep){0};
 }

@@ -37,7 +37,6 @@ static struct fi_info *make_hints(void)
      * destinations are any user memory. */
     h->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_ENDPOINT;
     h->domain_attr->threading = FI_THREAD_SAFE;   /* the progress thread polls while PEs issue */
-    h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;  /* a completed write is visible at the target: quiet */
     if (requested_provider())
         h->fabric_attr->prov_name = strdup(requested_provider());
     return h;
@@ -168,6 +167,7 @@ int shoal_ofi_init(void)
     shoal_ofi.prov = shoal_ofi.info->fabric_attr->prov_name;
     shoal_ofi.inject_size = shoal_ofi.info->tx_attr->inject_size;
     shoal_ofi.am = shoal_ofi_am_wanted();
+    shoal_ofi.flush_read = shoal_ofi_flush_read_wanted();
     shoal_ofi_raise_nofile();
     open_domain();
     if (shoal_ofi.am && shoal_ofi_am_start() != 0)

@@ -133,7 +133,8 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
     unsigned tries = 0;
     while (__atomic_load_n(&e->signals_unsent, __ATOMIC_ACQUIRE))   /* their completions are queued: read them */
         shoal_ofi_retry_pause(e, &tries, routine);
-    shoal_ofi_am_flush(e, routine);   /* messages, those signals among them, are applied */
+    shoal_ofi_flush(e, routine);   /* messages (those signals among them) and writes marked since the last */
+    shoal_ofi_am_await_flushes(e, routine);
     shoal_ofi_wait_reads(e, routine);
     /* The operations of the slots taken before the wait are done (see
      * operand_slot); slots taken meanwhile by other threads stay. */

@@ -20,23 +20,25 @@ static size_t piece_len(int seg, size_t off, size_t n)
     return n < most ? n : most;
 }
 
-/* Always with FI_DELIVERY_COMPLETE, asked per operation: a write counted
- * complete must be visible at the target, or quiet would not be quiet.
- * (Measured with tcp;ofi_rxm: fi_inject_write counts the write at once, and
- * a read through another endpoint right after quiet saw the old value 3
- * times in 3000; with the flag, never.) */
-/* on_done: the context of a completion to read (a bounce buffer to give
- * back, a signal to send), or NULL for none. */
+/* A write counted complete must be visible at the target, or quiet would
+ * not be quiet (measured with tcp;ofi_rxm: fi_inject_write counts the write
+ * at once, and a read through another endpoint right after quiet saw the
+ * old value 3 times in 3000).  So it goes with FI_DELIVERY_COMPLETE, or
+ * marked for quiet's read-back where the provider allows (ofi_flush.c).
+ * on_done: the context of a completion to read (a bounce buffer to give
+ * back, a signal to send), or NULL for none; `delivered`: the completion
+ * must mean the data is at the target (a signal follows it). */
 static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int pe, int seg, size_t off,
-                       void *on_done)
+                       void *on_done, bool delivered)
 {
     uint64_t raddr = shoal_ofi_raddr(pe, seg, off), key = shoal_ofi_key(pe, seg, off);
     struct iovec iov = {(void *)src, len};
     struct fi_rma_iov rma = {raddr, len, key};
     struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = shoal_ofi.addr[pe], .rma_iov = &rma,
                              .rma_iov_count = 1, .context = on_done ? on_done : shoal_ofi_ctx_of(pe)};
-    uint64_t flags = FI_DELIVERY_COMPLETE | (len <= shoal_ofi.inject_size ? FI_INJECT : 0) |
-                     (on_done ? FI_COMPLETION : 0);
+    bool read_back = shoal_ofi.flush_read && !delivered;
+    uint64_t flags = (read_back ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) |
+                     (len <= shoal_ofi.inject_size ? FI_INJECT : 0) | (on_done ? FI_COMPLETION : 0);
     unsigned tries = 0;
     ssize_t rc;
     if (on_done && e != &shoal_ofi.main_ep)
@@ -46,6 +48,8 @@ static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int 
     if (rc != 0)
         shoal_ofi_failed("shmem_put", pe, "fi_writemsg", (int)rc);
     __atomic_fetch_add(&e->writes, 1, __ATOMIC_RELEASE);
+    if (read_back)
+        shoal_ofi_mark(e, pe, SHOAL_OFI_WROTE);
 }
 
 static void post_read(struct shoal_ofi_ep *e, char *dst, size_t len, int pe, int seg, size_t off)
@@ -106,13 +110,13 @@ static void ofi_put(struct shoal_ctx *ctx, int seg, size_t off, const void *src,
     if (!nbi && n > shoal_ofi.inject_size && n <= SHOAL_OFI_BOUNCE_SIZE && piece_len(seg, off, n) == n &&
         (bounce = bounce_take(e))) {
         memcpy(bounce, src, n);
-        post_write(e, bounce, n, pe, seg, off, bounce);
+        post_write(e, bounce, n, pe, seg, off, bounce, false);
         return;
     }
     bool from_caller = false;   /* some bytes are still read from src after we return */
     for (size_t done = 0; done < n;) {
         size_t len = piece_len(seg, off + done, n - done);
-        post_write(e, s + done, len, pe, seg, off + done, NULL);
+        post_write(e, s + done, len, pe, seg, off + done, NULL, false);
         from_caller |= len > shoal_ofi.inject_size;
         done += len;
     }
@@ -219,7 +223,7 @@ static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const voi
     }
     s->waiter = !nbi && !s->bounce;
     __atomic_fetch_add(&e->signals_unsent, 1, __ATOMIC_RELEASE);
-    post_write(e, from, n, pe, seg, off, s);
+    post_write(e, from, n, pe, seg, off, s, true);
     if (!s->waiter)
         return;
     unsigned tries = 0;
