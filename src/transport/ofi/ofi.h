@@ -83,6 +83,8 @@ struct shoal_ofi_ep {
     int *pending;                   /* the PEs with a mark */
     unsigned npending;
     uint64_t flush_sink;            /* flush reads land here */
+    uint64_t writes_at_quiet;       /* `writes` when the last quiet began */
+    bool ack_writes;                /* the last quiet covered one write at most: acknowledge writes */
     struct shoal_ofi_ep *next;      /* all endpoints, for finalize */
 };
 
@@ -182,6 +184,7 @@ void shoal_ofi_drain(struct shoal_ofi_ep *e);   /* reads the CQ: drives a manual
 void shoal_ofi_wait_writes(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine);
+bool shoal_ofi_ack_this_write(struct shoal_ofi_ep *e);   /* delivery-complete, not read back by quiet */
 void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine);
 void shoal_ofi_progress_start(void);    /* the progress hook, and the thread (always, during init) */
 void shoal_ofi_progress_settle(void);   /* after init: the thread stays only when wanted */

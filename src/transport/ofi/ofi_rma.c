@@ -36,7 +36,7 @@ static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int 
     struct fi_rma_iov rma = {raddr, len, key};
     struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = shoal_ofi.addr[pe], .rma_iov = &rma,
                              .rma_iov_count = 1, .context = on_done ? on_done : shoal_ofi_ctx_of(pe)};
-    bool read_back = shoal_ofi.flush_read && !delivered;
+    bool read_back = shoal_ofi.flush_read && !delivered && !shoal_ofi_ack_this_write(e);
     uint64_t flags = (read_back ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) |
                      (len <= shoal_ofi.inject_size ? FI_INJECT : 0) | (on_done ? FI_COMPLETION : 0);
     unsigned tries = 0;
