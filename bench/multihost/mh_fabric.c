@@ -8,6 +8,11 @@
  *   fabric exchange    both send, then both wait (a 2-PE barrier's step)
  *   fabric read        8-byte fi_read (a get)
  *   fabric fetch-add   8-byte fi_fetch_atomic sum (a fetching AMO)
+ *   fabric write one-way      8-byte injected RMA write ping-pong, each side
+ *                             polling its word (a put + wait_until), half
+ *                             the round trip
+ *   fabric write-dc one-way   the same with FI_DELIVERY_COMPLETE (the target
+ *                             acknowledges every write: ofi_flush.c)
  * Run on 2 PEs on two hosts (run_mh.sh --ppn 1,1); PE 0 prints JSON lines
  * {"op":"fabric one-way","value":US,"unit":"us"}; medians of ROUNDS. */
 #include <rdma/fabric.h>
@@ -86,6 +91,39 @@ static void emit(const char *op, int rounds, double scale)
         printf("{\"op\":\"%s\",\"value\":%.3f,\"unit\":\"us\"}\n", op, t[rounds / 2] * scale);
 }
 
+static uint64_t keys[2], addrs[2];
+
+/* Each side writes the round number into the other's word and polls its
+ * own (reading the CQ drives the provider); half the round trip. */
+static void write_pingpong(int me, int other, int rounds, uint64_t completion)
+{
+    static uint64_t value;
+    uint64_t base = (completion ? 2ull : 1ull) << 40;   /* past the fetch-adds' count, and the last call's */
+    shmem_barrier_all();
+    for (int i = 0; i < rounds; i++) {
+        uint64_t r = base + (uint64_t)i;
+        double t0 = now_us();
+        if (me == 1)
+            while (__atomic_load_n(&word, __ATOMIC_ACQUIRE) != r)
+                poll_cq();
+        value = r;
+        struct iovec iov = {&value, 8};
+        struct fi_rma_iov rma = {addrs[other], 8, keys[other]};
+        struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = peer, .rma_iov = &rma,
+                                 .rma_iov_count = 1, .context = &value};
+        ssize_t rc;
+        while ((rc = fi_writemsg(ep, &msg, FI_INJECT | completion)) == -FI_EAGAIN)
+            poll_cq();
+        ok((int)rc, "fi_writemsg");
+        if (me == 0)
+            while (__atomic_load_n(&word, __ATOMIC_ACQUIRE) != r)
+                poll_cq();
+        t[i] = now_us() - t0;
+    }
+    emit(completion ? "fabric write-dc one-way" : "fabric write one-way", rounds, 0.5);
+    shmem_barrier_all();
+}
+
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 2000;
@@ -127,7 +165,6 @@ int main(int argc, char **argv)
         ok(fi_mr_enable(mr), "fi_mr_enable");
     }
     /* Trade endpoint names, the key and the word's address through Shoal. */
-    static uint64_t keys[2], addrs[2];
     name_len[me] = NAME_MAX_LEN;
     ok(fi_getname(&ep->fid, names[me], &name_len[me]), "fi_getname");
     keys[me] = fi_mr_key(mr);
@@ -191,6 +228,9 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     if (me == 1 && word != (uint64_t)rounds)
         fprintf(stderr, "mh_fabric: word %llu after %d fetch-adds\n", (unsigned long long)word, rounds);
+    shmem_barrier_all();
+    write_pingpong(me, other, rounds, 0);
+    write_pingpong(me, other, rounds, FI_DELIVERY_COMPLETE);
     fi_close(&ep->fid);
     fi_close(&mr->fid);
     fi_close(&av->fid);

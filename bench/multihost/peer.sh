@@ -3,7 +3,7 @@
 # namespace hosts (issue 11): mh_peer.c built with each library's oshcc,
 # the two run alternately shape by shape, round by round, plus the link's
 # own one-way time (mh_link.c, plain TCP) and libfabric's floor on it
-# (mh_fabric.c: bare message, read and fetch-add, no OpenSHMEM).  JSON
+# (mh_fabric.c: bare message, read, fetch-add and write, no OpenSHMEM).  JSON
 # lines with "lib", "shape" and "round" fields go to --out; peer_report.py turns them into the table
 # of docs/PERFORMANCE.md ("Across hosts"), medians over rounds and
 # Shoal/Open MPI ratios.

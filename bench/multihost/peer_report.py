@@ -46,6 +46,10 @@ def main():
         print(f"libfabric's own floor on it (mh_fabric.c, both sides polling, no OpenSHMEM): message one-way "
               f"{floor['one-way']:.1f} us, both-way exchange {floor['exchange']:.1f}, 8-byte read "
               f"{floor['read']:.1f}, fetch-add {floor['fetch-add']:.1f}")
+    writes = [med.get(("link", "1,1:block", f"fabric {w} one-way")) for w in ("write", "write-dc")]
+    if all(writes):
+        print(f"8-byte RMA write ping-pong on it (mh_fabric.c): one-way {writes[0]:.1f} us, "
+              f"{writes[1]:.1f} us with FI_DELIVERY_COMPLETE")
     print(f"Machine load (1-min average): {', '.join(loads)}; data check failures: {failures}")
     print()
     head = "| operation |" + "".join(f" {NAMES.get(s, s)}: Shoal | Open MPI | ratio |" for s in shapes)
