@@ -59,9 +59,11 @@ void shoal_ofi_mark(struct shoal_ofi_ep *e, int pe, unsigned what)
     if ((__atomic_load_n(&e->dirty[pe], __ATOMIC_RELAXED) & what) == what)
         return;
     pthread_mutex_lock(&e->dirty_lock);
-    if (!e->dirty[pe])
-        e->pending[e->npending++] = pe;
-    e->dirty[pe] |= (uint8_t)what;
+    if (!e->dirty[pe]) {
+        e->pending[e->npending] = pe;
+        __atomic_store_n(&e->npending, e->npending + 1, __ATOMIC_RELEASE);   /* flush looks without the lock */
+    }
+    __atomic_store_n(&e->dirty[pe], (uint8_t)(e->dirty[pe] | what), __ATOMIC_RELAXED);
     pthread_mutex_unlock(&e->dirty_lock);
 }
 
@@ -94,9 +96,9 @@ void shoal_ofi_flush(struct shoal_ofi_ep *e, const char *routine)
     for (unsigned i = 0; i < n; i++) {
         list[i] = e->pending[i];
         what[i] = e->dirty[list[i]];
-        e->dirty[list[i]] = 0;
+        __atomic_store_n(&e->dirty[list[i]], 0, __ATOMIC_RELAXED);
     }
-    e->npending = 0;
+    __atomic_store_n(&e->npending, 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&e->dirty_lock);
     for (unsigned i = 0; i < n; i++) {
         if (what[i] & SHOAL_OFI_WROTE)
