@@ -10,6 +10,8 @@
  *   add        8-byte add (no wait: what a collective flag costs the sender)
  *   pingpong   one-way time: p, wait_until, bounced back (round trip / 2)
  *   put_signal one-way time: 8-byte put_signal, wait_until, bounced back
+ *   put_fence  one-way time: 8-byte put, fence, flag put, wait_until,
+ *              bounced back (the classic data-then-flag idiom)
  *
  *   mh_small [calls] [--all-pairs]     (oshrun/mpirun; prints one line per op) */
 #include <shmem.h>
@@ -49,8 +51,19 @@ static void bounce(const char *op, double *t)
 {
     long r = ++round_no;
     double t0 = now_us();
-    bool sig_op = !strcmp(op, "put_signal");
-    if (leader) {
+    bool sig_op = !strcmp(op, "put_signal"), fence_op = !strcmp(op, "put_fence");
+    if (fence_op && !leader)
+        shmem_long_wait_until(&flag, SHMEM_CMP_EQ, r);
+    if (fence_op) {
+        shmem_long_p(&sigdata, r, partner);
+        shmem_fence();
+        shmem_long_p(&flag, r, partner);
+        if (leader)
+            shmem_long_wait_until(&flag, SHMEM_CMP_EQ, r);
+        if (sigdata != r)
+            fprintf(stderr, "mh_small: PE %d: put_fence round %ld: data %ld arrived after its flag\n", me, r,
+                    sigdata);
+    } else if (leader) {
         if (sig_op) {
             shmem_long_put_signal(&sigdata, &r, 1, &sig, (uint64_t)r, SHMEM_SIGNAL_SET, partner);
             shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, (uint64_t)r);
@@ -91,7 +104,7 @@ int main(int argc, char **argv)
     partner = local_idx < nu ? unreach[local_idx] : -1;
     active = partner >= 0 && (all_pairs || local_idx == 0);
     leader = partner > me;
-    static const char *ops[] = {"put", "get", "fetch_add", "add", "pingpong", "put_signal"};
+    static const char *ops[] = {"put", "get", "fetch_add", "add", "pingpong", "put_fence", "put_signal"};
     double *t = malloc(sizeof *t * calls);
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
         bool pp = o >= 4;

@@ -6,8 +6,11 @@
  *                default context and on a context of its own (whose
  *                endpoint nobody waits on); signal adds from many PEs land
  *   fence        put then fence then flag: the put is there when the flag
- *                is; AMO then fence then put: the AMO is applied when the
- *                put is seen (a message may not be overtaken by a write)
+ *                is (flag an AMO, and flag a put: one put or two before,
+ *                so written both ways of ofi_flush.c); AMO then fence then
+ *                put: the AMO is applied when the put is seen (a message
+ *                may not be overtaken by a write); put_signal then fence
+ *                then put
  *   quiet        AMOs and put_signals then quiet: a get sees them all;
  *                puts then quiet then a flag sent through another
  *                context (its own endpoint and connection, so nothing
@@ -15,6 +18,7 @@
  *                and a third PE reading from it, see the puts with the flag
  * PE 0 and the first PE on another host talk both ways; for quiet every
  * PE uses its right neighbour; checks are against values computed here. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -25,7 +29,7 @@ static const size_t sizes[] = {8, 24, 32, 33, 64, 200, 4096, 8192, 8193, BIG};
 enum { NSIZES = sizeof sizes / sizeof sizes[0] };
 
 static uint64_t sig, sig_add;
-static long counter, flag;
+static long counter, flag, fenced;
 static char data[BIG];
 
 static char pattern(int from, long round, size_t i)
@@ -86,6 +90,33 @@ static void fence_order(int me, int from, int to)
         if (me == to) {
             shmem_long_wait_until(&flag, SHMEM_CMP_EQ, -r);
             CHECK_EQ_LONG(counter, 2 * r);
+        }
+        shmem_barrier_all();
+        if (me == from) {   /* put (once or twice), fence, put */
+            char src[BIG];
+            memset(src, (int)(r + 1), n);
+            shmem_putmem(data, src, n / 2, to);
+            shmem_putmem(data + n / 2, src + n / 2, n - n / 2, to);
+            shmem_fence();
+            shmem_long_p(&flag, r + 1000, to);
+        }
+        if (me == to) {
+            shmem_long_wait_until(&flag, SHMEM_CMP_EQ, r + 1000);
+            for (size_t i = 0; i < n; i++)
+                CHECK(data[i] == (char)(r + 1), "round %ld, %zu bytes: byte %zu not there with the flag put after "
+                      "fence", r, n, i);
+        }
+        shmem_barrier_all();
+        if (me == from) {   /* put_signal, fence, put */
+            long v = r;
+            shmem_long_put_signal(&fenced, &v, 1, &sig, (uint64_t)r, SHMEM_SIGNAL_SET, to);
+            shmem_fence();
+            shmem_long_p(&flag, r + 2000, to);
+        }
+        if (me == to) {
+            shmem_long_wait_until(&flag, SHMEM_CMP_EQ, r + 2000);
+            CHECK_EQ_LONG(fenced, r);
+            CHECK_EQ_LONG((long)sig, r);
         }
         shmem_barrier_all();
     }
@@ -179,8 +210,12 @@ static void signal_adds(int me, int n)
 
 static long other;   /* on PE 0: the first PE on another host (n / 2 when none) */
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* "no-quiet-rounds": libfabric's sockets provider stops completing
+     * operations to the target within a few hundred of those rounds, with
+     * any Shoal (CMakeLists.txt) */
+    bool quiet_rounds = !(argc > 1 && !strcmp(argv[1], "no-quiet-rounds"));
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     if (me == 0) {
@@ -216,7 +251,7 @@ int main(void)
     counter = 0;
     shmem_barrier_all();
     quiet_complete(me, n);
-    if (n > 1) {
+    if (n > 1 && quiet_rounds) {
         flag = counter = ack = 0;
         shmem_barrier_all();
         quiet_visible(me, n, 0, far);

@@ -84,6 +84,7 @@ struct shoal_ofi_ep {
     unsigned npending;
     uint64_t flush_sink;            /* flush reads land here */
     uint64_t writes_at_quiet;       /* `writes` when the last quiet began */
+    uint64_t fences, fences_done;   /* fences asked for, and the last one a quiet completed (lazy fence) */
     bool ack_writes;                /* the last quiet covered one write at most: acknowledge writes */
     struct shoal_ofi_ep *next;      /* all endpoints, for finalize */
 };
@@ -170,12 +171,21 @@ void shoal_ofi_am_send_flush(struct shoal_ofi_ep *e, int pe, const char *routine
 void shoal_ofi_am_await_flushes(struct shoal_ofi_ep *e, const char *routine);
 
 /* ofi_flush.c: the PEs a quiet must flush, and the flush */
-enum { SHOAL_OFI_MESSAGED = 1, SHOAL_OFI_WROTE = 2 };
+enum { SHOAL_OFI_MESSAGED = 1, SHOAL_OFI_WROTE = 2, SHOAL_OFI_LISTED = 4 };
 bool shoal_ofi_flush_read_wanted(void);   /* provider + SHOAL_OFI_FLUSH_READ */
 int shoal_ofi_flush_init(struct shoal_ofi_ep *e);
 void shoal_ofi_flush_fini(struct shoal_ofi_ep *e);
 void shoal_ofi_mark(struct shoal_ofi_ep *e, int pe, unsigned what);   /* after posting the operation */
 void shoal_ofi_flush(struct shoal_ofi_ep *e, const char *routine);   /* the caller waits for answers and reads */
+bool shoal_ofi_lazy_fence(void);          /* fence orders by need (tcp, with messages): see ofi_flush.c */
+/* Before a put (next = SHOAL_OFI_WROTE) or a message (SHOAL_OFI_MESSAGED)
+ * to pe: what a fence since the last quiet still owes pe. */
+void shoal_ofi_fence_owed(struct shoal_ofi_ep *e, int pe, unsigned next, const char *routine);
+SHOAL_INLINE void shoal_ofi_fence_before(struct shoal_ofi_ep *e, int pe, unsigned next, const char *routine)
+{
+    if (__atomic_load_n(&e->fences, __ATOMIC_ACQUIRE) != __atomic_load_n(&e->fences_done, __ATOMIC_ACQUIRE))
+        shoal_ofi_fence_owed(e, pe, next, routine);
+}
 struct shoal_ofi_operand *shoal_ofi_operand_slot(struct shoal_ofi_ep *e, const void *value, const void *cond,
                                                  size_t size);
 

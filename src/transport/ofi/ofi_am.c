@@ -236,6 +236,7 @@ bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const 
                        .seg = (uint8_t)(seg | sig_seg << 4), .from = shoal.my_pe, .off = off, .token = sig_off,
                        .value = signal};
     memcpy(m.tail, src, n);
+    shoal_ofi_fence_before(e, pe, SHOAL_OFI_MESSAGED, "shmem_put_signal");
     send_msg(e, pe, &m, AM_HEADER + n, "shmem_put_signal");
     if (!awaited)
         shoal_ofi_mark(e, pe, SHOAL_OFI_MESSAGED);

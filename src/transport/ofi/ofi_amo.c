@@ -98,6 +98,9 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     if (shoal_ofi.am) {
+        /* here, not in shoal_ofi_am_amo: a put-with-signal's completion
+         * sends its signal through that from inside a CQ read */
+        shoal_ofi_fence_before(e, pe, SHOAL_OFI_MESSAGED, "shmem_atomic");
         shoal_ofi_am_amo(e, op, size, seg, off, fetch, value, cond, pe, nbi, ctx && ctx->awaited);
         return;
     }

@@ -59,11 +59,11 @@ void shoal_ofi_mark(struct shoal_ofi_ep *e, int pe, unsigned what)
     if ((__atomic_load_n(&e->dirty[pe], __ATOMIC_RELAXED) & what) == what)
         return;
     pthread_mutex_lock(&e->dirty_lock);
-    if (!e->dirty[pe]) {
+    if (!(e->dirty[pe] & SHOAL_OFI_LISTED)) {   /* a fence may have flushed pe alone: it stays listed */
         e->pending[e->npending] = pe;
         __atomic_store_n(&e->npending, e->npending + 1, __ATOMIC_RELEASE);   /* flush looks without the lock */
     }
-    __atomic_store_n(&e->dirty[pe], (uint8_t)(e->dirty[pe] | what), __ATOMIC_RELAXED);
+    __atomic_store_n(&e->dirty[pe], (uint8_t)(e->dirty[pe] | what | SHOAL_OFI_LISTED), __ATOMIC_RELAXED);
     pthread_mutex_unlock(&e->dirty_lock);
 }
 
@@ -95,7 +95,7 @@ void shoal_ofi_flush(struct shoal_ofi_ep *e, const char *routine)
         shoal_fatal(routine, "out of memory for %u flushes", n);
     for (unsigned i = 0; i < n; i++) {
         list[i] = e->pending[i];
-        what[i] = e->dirty[list[i]];
+        what[i] = e->dirty[list[i]] & (SHOAL_OFI_MESSAGED | SHOAL_OFI_WROTE);
         __atomic_store_n(&e->dirty[list[i]], 0, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&e->npending, 0, __ATOMIC_RELAXED);
@@ -109,5 +109,54 @@ void shoal_ofi_flush(struct shoal_ofi_ep *e, const char *routine)
     if (list != few) {
         free(list);
         free(what);
+    }
+}
+
+/* ---- fence ----
+ *
+ * Where the provider serves a connection in order and AMOs are messages
+ * (tcp;ofi_rxm), fence need not be a quiet: writes after writes to one PE
+ * are placed in order (FI_ORDER_RMA_WAW), messages after messages are
+ * applied in order (FI_ORDER_SAS).  What is not ordered is a write after a
+ * message (the message is applied when the target reads its CQ, maybe
+ * after the write landed) and a message after a write (no send-after-write
+ * order).  So fence only records that it happened, and the next put or
+ * message to a PE first settles what that PE is owed: put after messages
+ * waits for their flush, a message after writes for their read-back (and
+ * for acknowledged writes still in flight).  A put, fence, flag put to
+ * one PE costs nothing more than the two puts (it was a quiet: a round
+ * trip).  Quiet settles everything and so ends the fence. */
+bool shoal_ofi_lazy_fence(void)
+{
+    return shoal_ofi.am && shoal_ofi.flush_read;
+}
+
+/* Take pe's marks among `bits`; what was taken. */
+static unsigned take_marks(struct shoal_ofi_ep *e, int pe, unsigned bits)
+{
+    if (!(__atomic_load_n(&e->dirty[pe], __ATOMIC_RELAXED) & bits))
+        return 0;
+    pthread_mutex_lock(&e->dirty_lock);
+    unsigned taken = e->dirty[pe] & bits;
+    __atomic_store_n(&e->dirty[pe], (uint8_t)(e->dirty[pe] & ~taken), __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&e->dirty_lock);
+    return taken;
+}
+
+void shoal_ofi_fence_owed(struct shoal_ofi_ep *e, int pe, unsigned next, const char *routine)
+{
+    unsigned tries = 0;
+    while (__atomic_load_n(&e->signals_unsent, __ATOMIC_ACQUIRE))   /* they become messages */
+        shoal_ofi_retry_pause(e, &tries, routine);
+    if (next == SHOAL_OFI_WROTE) {
+        if (take_marks(e, pe, SHOAL_OFI_MESSAGED))
+            shoal_ofi_am_send_flush(e, pe, routine);
+        shoal_ofi_am_await_flushes(e, routine);   /* non-blocking fetching AMOs are messages too */
+        return;
+    }
+    shoal_ofi_wait_writes(e, routine);   /* acknowledged writes are not marked */
+    if (take_marks(e, pe, SHOAL_OFI_WROTE)) {
+        post_flush_read(e, pe, routine);
+        shoal_ofi_wait_reads(e, routine);
     }
 }

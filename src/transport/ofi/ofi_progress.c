@@ -152,6 +152,7 @@ bool shoal_ofi_ack_this_write(struct shoal_ofi_ep *e)
 
 void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
 {
+    uint64_t fences = __atomic_load_n(&e->fences, __ATOMIC_ACQUIRE);   /* this quiet settles them */
     if (shoal_ofi.flush_read)
         choose_write_completion(e);
     pthread_mutex_lock(&e->operand_lock);
@@ -164,6 +165,7 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
     shoal_ofi_flush(e, routine);   /* messages (those signals among them) and writes marked since the last */
     shoal_ofi_am_await_flushes(e, routine);
     shoal_ofi_wait_reads(e, routine);
+    __atomic_store_n(&e->fences_done, fences, __ATOMIC_RELEASE);
     /* The operations of the slots taken before the wait are done (see
      * operand_slot); slots taken meanwhile by other threads stay. */
     pthread_mutex_lock(&e->operand_lock);

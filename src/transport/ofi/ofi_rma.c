@@ -107,6 +107,7 @@ static void ofi_put(struct shoal_ctx *ctx, int seg, size_t off, const void *src,
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     const char *s = src;
     char *bounce = NULL;
+    shoal_ofi_fence_before(e, pe, SHOAL_OFI_WROTE, "shmem_put");
     if (!nbi && n > shoal_ofi.inject_size && n <= SHOAL_OFI_BOUNCE_SIZE && piece_len(seg, off, n) == n &&
         (bounce = bounce_take(e))) {
         memcpy(bounce, src, n);
@@ -145,7 +146,9 @@ static void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, size_t off, size_
 static void ofi_fence(struct shoal_ctx *ctx)
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
-    if (!shoal_ofi.ordered_writes || shoal_ofi.am)
+    if (shoal_ofi_lazy_fence())
+        __atomic_fetch_add(&e->fences, 1, __ATOMIC_RELEASE);   /* settled PE by PE (ofi_flush.c) */
+    else if (!shoal_ofi.ordered_writes || shoal_ofi.am)
         shoal_ofi_quiet_ep(e, "shmem_fence");   /* non-blocking fetching AMOs count too */
 }
 
@@ -205,7 +208,7 @@ static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const voi
 {
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     if (shoal_ofi.am && shoal_ofi_am_put_signal(e, seg, off, src, n, sig_seg, sig_off, signal, sig_op, pe, ctx && ctx->awaited))
-        return;
+        return;   /* (the fence check is inside: one message) */
     if (!shoal_ofi.am || piece_len(seg, off, n) < n) {   /* more than one write */
         ofi_put(ctx, seg, off, src, n, pe, nbi);
         ofi_fence(ctx);
@@ -213,6 +216,9 @@ static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const voi
                       &signal, NULL, pe, nbi);
         return;
     }
+    /* The signal follows its own data's delivery, which follows every
+     * earlier write on the connection: a write's check covers both. */
+    shoal_ofi_fence_before(e, pe, SHOAL_OFI_WROTE, "shmem_put_signal");
     struct shoal_ofi_signal *s = signal_take(e);
     *s = (struct shoal_ofi_signal){.sig_off = sig_off, .signal = signal, .pe = pe, .sig_seg = sig_seg,
                                    .sig_op = sig_op, .awaited = ctx && ctx->awaited};
