@@ -148,6 +148,9 @@ extern bool shoal_ofi_connecting;
 /* ofi_rma.c, ofi_amo.c */
 bool shoal_ofi_bounce_owns(struct shoal_ofi_ep *e, const void *op_context);
 void shoal_ofi_bounce_release(struct shoal_ofi_ep *e, const void *buf);   /* its write completed */
+/* Counted in e->reads, so wait_reads covers it. */
+void shoal_ofi_post_read(struct shoal_ofi_ep *e, void *dst, size_t len, int pe, int seg, size_t off,
+                         const char *routine);
 bool shoal_ofi_signal_owns(struct shoal_ofi_ep *e, const void *op_context);
 void shoal_ofi_signal_written(struct shoal_ofi_ep *e, void *op_context);   /* send the signal */
 extern const struct shoal_remote_ops shoal_ofi_ops;
@@ -194,6 +197,7 @@ void shoal_ofi_drain(struct shoal_ofi_ep *e);   /* reads the CQ: drives a manual
 void shoal_ofi_wait_writes(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine);
+void shoal_ofi_await_signals_sent(struct shoal_ofi_ep *e, const char *routine);
 bool shoal_ofi_ack_this_write(struct shoal_ofi_ep *e);   /* delivery-complete, not read back by quiet */
 void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine);
 void shoal_ofi_progress_start(void);    /* the progress hook, and the thread (always, during init) */

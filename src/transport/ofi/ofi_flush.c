@@ -67,17 +67,10 @@ void shoal_ofi_mark(struct shoal_ofi_ep *e, int pe, unsigned what)
     pthread_mutex_unlock(&e->dirty_lock);
 }
 
+/* 8 bytes from pe's heap base, behind every earlier write on the connection. */
 static void post_flush_read(struct shoal_ofi_ep *e, int pe, const char *routine)
 {
-    uint64_t raddr = shoal_ofi_raddr(pe, SHOAL_SEG_HEAP, 0), key = shoal_ofi_key(pe, SHOAL_SEG_HEAP, 0);
-    unsigned tries = 0;
-    ssize_t rc;
-    while ((rc = fi_read(e->ep, &e->flush_sink, sizeof e->flush_sink, NULL, shoal_ofi.addr[pe], raddr, key,
-                         shoal_ofi_ctx_of(pe))) == -FI_EAGAIN)
-        shoal_ofi_retry_pause(e, &tries, routine);
-    if (rc != 0)
-        shoal_ofi_failed(routine, pe, "fi_read (flush)", (int)rc);
-    __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
+    shoal_ofi_post_read(e, &e->flush_sink, sizeof e->flush_sink, pe, SHOAL_SEG_HEAP, 0, routine);
 }
 
 /* Ask every PE marked since the last flush; the caller then waits for the
@@ -145,9 +138,7 @@ static unsigned take_marks(struct shoal_ofi_ep *e, int pe, unsigned bits)
 
 void shoal_ofi_fence_owed(struct shoal_ofi_ep *e, int pe, unsigned next, const char *routine)
 {
-    unsigned tries = 0;
-    while (__atomic_load_n(&e->signals_unsent, __ATOMIC_ACQUIRE))   /* they become messages */
-        shoal_ofi_retry_pause(e, &tries, routine);
+    shoal_ofi_await_signals_sent(e, routine);   /* they become messages */
     if (next == SHOAL_OFI_WROTE) {
         if (take_marks(e, pe, SHOAL_OFI_MESSAGED))
             shoal_ofi_am_send_flush(e, pe, routine);

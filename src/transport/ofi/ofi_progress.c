@@ -127,7 +127,7 @@ void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine)
 /* Reading back costs the initiator a second message after its write;
  * acknowledging costs the target one per write.  A quiet after each single
  * put (put + quiet loops) is cheaper acknowledged (1x1, put 8 B + quiet:
- * read back ~37 us, acknowledged ~22); puts that no quiet follows soon
+ * read back ~37 us, acknowledged ~19); puts that no quiet follows soon
  * (a put + wait_until ping-pong: 7.6 against 17.4 us one-way) and many
  * puts per quiet are cheaper read back.  So each quiet picks the way of
  * the writes that follow from how many it covered. */
@@ -150,6 +150,15 @@ bool shoal_ofi_ack_this_write(struct shoal_ofi_ep *e)
     return false;
 }
 
+/* Put-with-signals whose write completed have their signal sent: their
+ * completions are queued, reading them sends it. */
+void shoal_ofi_await_signals_sent(struct shoal_ofi_ep *e, const char *routine)
+{
+    unsigned tries = 0;
+    while (__atomic_load_n(&e->signals_unsent, __ATOMIC_ACQUIRE))
+        shoal_ofi_retry_pause(e, &tries, routine);
+}
+
 void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
 {
     uint64_t fences = __atomic_load_n(&e->fences, __ATOMIC_ACQUIRE);   /* this quiet settles them */
@@ -159,9 +168,7 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
     unsigned used = e->operands_used;
     pthread_mutex_unlock(&e->operand_lock);
     shoal_ofi_wait_writes(e, routine);
-    unsigned tries = 0;
-    while (__atomic_load_n(&e->signals_unsent, __ATOMIC_ACQUIRE))   /* their completions are queued: read them */
-        shoal_ofi_retry_pause(e, &tries, routine);
+    shoal_ofi_await_signals_sent(e, routine);
     shoal_ofi_flush(e, routine);   /* messages (those signals among them) and writes marked since the last */
     shoal_ofi_am_await_flushes(e, routine);
     shoal_ofi_wait_reads(e, routine);

@@ -52,15 +52,16 @@ static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int 
         shoal_ofi_mark(e, pe, SHOAL_OFI_WROTE);
 }
 
-static void post_read(struct shoal_ofi_ep *e, char *dst, size_t len, int pe, int seg, size_t off)
+void shoal_ofi_post_read(struct shoal_ofi_ep *e, void *dst, size_t len, int pe, int seg, size_t off,
+                         const char *routine)
 {
     uint64_t raddr = shoal_ofi_raddr(pe, seg, off), key = shoal_ofi_key(pe, seg, off);
     unsigned tries = 0;
     ssize_t rc;
     while ((rc = fi_read(e->ep, dst, len, NULL, shoal_ofi.addr[pe], raddr, key, shoal_ofi_ctx_of(pe))) == -FI_EAGAIN)
-        shoal_ofi_retry_pause(e, &tries, "shmem_get");
+        shoal_ofi_retry_pause(e, &tries, routine);
     if (rc != 0)
-        shoal_ofi_failed("shmem_get", pe, "fi_read", (int)rc);
+        shoal_ofi_failed(routine, pe, "fi_read", (int)rc);
     __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
 }
 
@@ -131,7 +132,7 @@ static void ofi_get(struct shoal_ctx *ctx, void *dst, int seg, size_t off, size_
     char *d = dst;
     for (size_t done = 0; done < n;) {
         size_t len = piece_len(seg, off + done, n - done);
-        post_read(e, d + done, len, pe, seg, off + done);
+        shoal_ofi_post_read(e, d + done, len, pe, seg, off + done, "shmem_get");
         done += len;
     }
     if (!nbi && n > 0)
