@@ -200,6 +200,7 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_await_signals_sent(struct shoal_ofi_ep *e, const char *routine);
 bool shoal_ofi_ack_this_write(struct shoal_ofi_ep *e);   /* delivery-complete, not read back by quiet */
 void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *routine);
+void shoal_ofi_pause(unsigned *tries);   /* one pause of a wait: spin, then yield, then block briefly */
 void shoal_ofi_progress_start(void);    /* the progress hook, and the thread (always, during init) */
 void shoal_ofi_progress_settle(void);   /* after init: the thread stays only when wanted */
 void shoal_ofi_progress_stop(void);

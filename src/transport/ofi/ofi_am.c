@@ -16,7 +16,6 @@
  * flush to every PE messaged since the last one and wait for its answer
  * (DESIGN.md, "Many hosts").  Fetching AMOs are answered with the old
  * value; the answer's token is the asker's operand record. */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +83,11 @@ static void post_rx(void *buf)
     struct iovec iov = {buf, SHOAL_OFI_AM_BUF};
     struct fi_msg msg = {.msg_iov = &iov, .iov_count = 1, .addr = FI_ADDR_UNSPEC, .context = buf};
     ssize_t rc;
-    while ((rc = fi_recvmsg(shoal_ofi.main_ep.ep, &msg, FI_COMPLETION)) == -FI_EAGAIN)
+    unsigned tries = 0;
+    while ((rc = fi_recvmsg(shoal_ofi.main_ep.ep, &msg, FI_COMPLETION)) == -FI_EAGAIN) {
         fi_cntr_read(shoal_ofi.main_ep.wcntr);   /* drives progress without reading the CQ again */
+        shoal_ofi_pause(&tries);
+    }
     if (rc != 0)
         shoal_ofi_failed("shmem (network progress)", -1, "posting a receive buffer", (int)rc);
 }
@@ -112,9 +114,10 @@ static void answer(int pe, uint64_t token, uint64_t value)
 {
     struct am_msg m = {.kind = AM_ANSWER, .from = shoal.my_pe, .token = token, .value = value};
     ssize_t rc;
+    unsigned tries = 0;
     while ((rc = fi_inject(shoal_ofi.main_ep.ep, &m, AM_HEADER, shoal_ofi.addr[pe])) == -FI_EAGAIN) {
         fi_cntr_read(shoal_ofi.main_ep.wcntr);
-        sched_yield();
+        shoal_ofi_pause(&tries);
     }
     if (rc != 0)
         shoal_ofi_failed("shmem (network progress)", pe, "fi_inject (answer)", (int)rc);

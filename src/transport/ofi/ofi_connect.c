@@ -10,7 +10,6 @@
  * 0.05 s).  So PE i connects to every PE j >= i (itself too: its own AMOs
  * go through the network), up to SHOAL_OFI_PRECONNECT_MAX PEs; larger jobs
  * only probe one PE of every later host and connect lazily. */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -93,11 +92,12 @@ static void post_contact(struct shoal_ofi_ep *e, int pe, uint64_t *sink, double 
     struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = shoal_ofi.addr[pe], .rma_iov = &rma,
                              .rma_iov_count = 1, .context = shoal_ofi_ctx_of(pe)};
     ssize_t rc;
+    unsigned tries = 0;
     while ((rc = fi_readmsg(e->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN) {
         shoal_ofi_drain(e);
         if (now_seconds() > deadline)
             shoal_ofi_unreachable(pe, "no answer (connection not set up in time)");
-        sched_yield();
+        shoal_ofi_pause(&tries);
     }
     if (rc != 0)
         shoal_ofi_unreachable(pe, fi_strerror((int)-rc));
@@ -120,13 +120,14 @@ void shoal_ofi_connect_peers(void)
     shoal_ofi_connecting = true;
     for (int i = 0; i < n; i++)
         post_contact(e, targets[i], &sink[targets[i]], deadline);
+    unsigned tries = 0;
     while (__atomic_load_n(&n_contacted, __ATOMIC_ACQUIRE) < n) {
         shoal_ofi_drain(e);
         if (now_seconds() > deadline)
             for (int i = 0; i < n; i++)
                 if (!__atomic_load_n(&contacted[targets[i]], __ATOMIC_ACQUIRE))
                     shoal_ofi_unreachable(targets[i], "no answer within SHOAL_OFI_CONNECT_TIMEOUT seconds");
-        sched_yield();
+        shoal_ofi_pause(&tries);
     }
     shoal_ofi_connecting = false;
     free(targets);

@@ -93,12 +93,40 @@ static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *s
     shoal_ofi_failed(routine, -1, "a remote write, read or atomic completed in error", FI_EIO);
 }
 
-static void pause_briefly(unsigned *spins)
+/* Block until the main CQ's wait object fires (traffic arrived) or a
+ * short timeout passes; without a wait object, just the timeout. */
+static void block_briefly(void)
 {
-    if (++*spins < 64)
+    static const struct timespec timeout = {0, 100000};
+    struct fid *cq = &shoal_ofi.main_ep.cq->fid;
+    if (shoal_ofi.wait_fd < 0) {
+        nanosleep(&timeout, NULL);
+        return;
+    }
+    if (fi_trywait(shoal_ofi.fabric, &cq, 1) != FI_SUCCESS)
+        return;   /* work is pending: the caller's next look takes it */
+    struct pollfd fd = {shoal_ofi.wait_fd, POLLIN, 0};
+    (void)ppoll(&fd, 1, &timeout, NULL);
+}
+
+/* Spin, then yield, then block.  Yielding for ever is not enough: a
+ * yielding thread stays runnable, and the kernel's scheduler (EEVDF, with
+ * each launcher session a task group of its own) was seen to keep PEs
+ * that yield in a loop on both cores for seconds while the PEs they
+ * waited for, runnable in another group, did not run at all (4 + 4 PEs
+ * on 2 cores: mh_atomicity stalled 3-40 s in a third of its runs, the
+ * network silent throughout).  A thread that blocks leaves the run queue. */
+enum { SPINS = 64, YIELDS = 256 };
+
+void shoal_ofi_pause(unsigned *spins)
+{
+    unsigned n = ++*spins;
+    if (n < SPINS)
         shoal_cpu_relax();
-    else
+    else if (n < SPINS + YIELDS)
         sched_yield();
+    else
+        block_briefly();
 }
 
 static void wait_counter(struct shoal_ofi_ep *e, struct fid_cntr *c, const uint64_t *issued, uint64_t *seen,
@@ -110,7 +138,7 @@ static void wait_counter(struct shoal_ofi_ep *e, struct fid_cntr *c, const uint6
         check_errors(e, c, seen, routine);
         shoal_ofi_drain(e);   /* directly: inside a progress hook shoal_poll does nothing */
         shoal_poll();         /* the default endpoint (serving our peers meanwhile) and other hooks */
-        pause_briefly(&spins);
+        shoal_ofi_pause(&spins);
     }
 }
 
@@ -193,7 +221,7 @@ void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *
     if (e != &shoal_ofi.main_ep)
         shoal_ofi_drain(&shoal_ofi.main_ep);
     shoal_poll();
-    pause_briefly(tries);
+    shoal_ofi_pause(tries);
 }
 
 /* ---- progress hook and thread ---- */
