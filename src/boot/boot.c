@@ -1,5 +1,6 @@
 /* Picks the bootstrap from the environment, in order of specificity, or
  * the one SHOAL_BOOTSTRAP names. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,17 @@ void shoal_boot_allgather(const void *in, void *out, size_t len) { boot->allgath
 void shoal_boot_barrier(void) { boot->barrier(); }
 void shoal_boot_fini(void) { boot->fini(); }
 
+/* Asking the launcher to end the job can itself hang (a launcher that no
+ * longer answers, a PMIx call that never completes): the PE then stayed,
+ * and the job with it, until the launcher's own time limit.  So the PE
+ * ends itself ABORT_GRACE seconds later in any case; a launcher takes a
+ * PE that exits non-zero as the end of the job. */
+enum { ABORT_GRACE = 10 };
+
 _Noreturn void shoal_boot_abort(int status)
 {
+    signal(SIGALRM, SIG_DFL);
+    alarm(ABORT_GRACE);
     if (boot)
         boot->abort(status);
     _exit(status);

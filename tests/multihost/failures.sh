@@ -17,6 +17,10 @@
 #   failures.sh RUN_MH PROGRAM dies-in COLL PE [RUN_MH OPTIONS...]
 #       PE dies in the middle of an active-set COLL (reduce, bcast, fcollect,
 #       barrier) across 2 hosts x 3 (block): PE 3 leads the second host, PE 4 does not
+#   failures.sh RUN_MH PROGRAM abort-hangs [RUN_MH OPTIONS...]
+#       PE 3 calls shmem_global_exit and the launcher never answers its
+#       abort (libabort_hangs.so, preloaded, makes PMIx_Abort block): the PE
+#       still ends itself, and the job with it
 # The options go to every run (e.g. --launcher hydra -x SHOAL_BOOTSTRAP=pmi2).
 set -u
 run_mh=$1 prog=$2 what=$3
@@ -38,6 +42,11 @@ dies)
     # hydra names the dead process by pid and host only, and kills the
     # others before they could say more (DESIGN.md, "PE deaths under hydra").
     [[ " ${extra[*]} " == *" hydra "* ]] && want='PID [0-9]+ RUNNING AT 10\.77\.' ;;
+abort-hangs)
+    "$run_mh" --ppn 2,2 --timeout 60 -x LD_PRELOAD="$dir/libabort_hangs.so" "${extra[@]}" -- "$dir/mh_die" exit \
+        >"$out" 2>&1
+    rc=$?
+    want='(process rank 3 .*(exited|killed|signal)|PE 3 .*(died|failed|unreachable))' ;;
 dies-in)
     "$run_mh" --ppn 3,3 --timeout 60 "${extra[@]}" -- "$dir/mh_die" "$coll" "$victim" >"$out" 2>&1
     rc=$?

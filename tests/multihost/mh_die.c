@@ -5,7 +5,8 @@
  *                                the others and PE loop on that active-set
  *                                collective over the whole job (host, leaders,
  *                                host across hosts); PE dies at a timer,
- *                                somewhere in the middle of one. */
+ *                                somewhere in the middle of one.
+ *   mh_die exit                  PE n-1 calls shmem_global_exit(5) instead of dying */
 #include <signal.h>
 #include <string.h>
 #include <sys/time.h>
@@ -56,6 +57,11 @@ int main(int argc, char **argv)
     for (int pe = 0; pe < n; pe++)
         shmem_long_atomic_inc(&word, pe);   /* connections to everyone are in use */
     shmem_barrier_all();
+    if (argc == 2 && !strcmp(argv[1], "exit") && me == n - 1) {
+        fprintf(stderr, "mh_die: PE %d calls shmem_global_exit(5)\n", me);
+        fflush(stderr);
+        shmem_global_exit(5);
+    }
     if (argc > 2) {
         if (me == 0)
             fprintf(stderr, "mh_die: PE %s dies during %s\n", argv[2], argv[1]);
