@@ -124,7 +124,10 @@ check_bootstrap() {
 # ends the job by itself (through the bootstrap's abort).  Its status
 # reaches srun's only through PMIx: PMI-2's abort carries no status, Slurm
 # kills the other tasks and srun reports their SIGKILL (137), naming the
-# status of the PE that called it.
+# status of the PE that called it.  Which srun names first, the calling
+# task's own exit with 7 or the step's cancellation that kills all four, is
+# a race (the cancellation won once in a loaded CI run; srun's status was
+# 7 all the same): either line will do.
 check_failures() {
     local mpi=$1 gexit=7
     [ "$mpi" = pmi2 ] && gexit=137
@@ -132,7 +135,8 @@ check_failures() {
         srun $(over 4) -n 4 -K --mpi="$mpi" "$bin/core_faulty" segv
     run "srun -K --mpi=$mpi: task 1 exits with 3" 3 "task 1: Exited with exit code 3" \
         srun $(over 3) -n 3 -K --mpi="$mpi" "$bin/core_faulty" exit3
-    run "srun --mpi=$mpi: the last PE calls shmem_global_exit(7)" $gexit "task 3: Exited with exit code 7" \
+    run "srun --mpi=$mpi: the last PE calls shmem_global_exit(7)" $gexit \
+        "task 3: Exited with exit code 7|STEP [0-9.]+ ON .* CANCELLED" \
         srun $(over 4) -n 4 --mpi="$mpi" "$bin/core_faulty" gexit
 }
 
