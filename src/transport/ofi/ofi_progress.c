@@ -94,7 +94,11 @@ static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *s
 }
 
 /* Block until the main CQ's wait object fires (traffic arrived) or a
- * short timeout passes; without a wait object, just the timeout. */
+ * short timeout passes; without a wait object, just the timeout.  With
+ * work pending in the CQ it only yields: the caller's next look takes it,
+ * or (a waiter inside a CQ read, answer() in ofi_am.c) nobody reads it
+ * before the wait ends, and a trywait that fails at once would make the
+ * wait a hot spin. */
 static void block_briefly(void)
 {
     static const struct timespec timeout = {0, 100000};
@@ -103,8 +107,10 @@ static void block_briefly(void)
         nanosleep(&timeout, NULL);
         return;
     }
-    if (fi_trywait(shoal_ofi.fabric, &cq, 1) != FI_SUCCESS)
-        return;   /* work is pending: the caller's next look takes it */
+    if (fi_trywait(shoal_ofi.fabric, &cq, 1) != FI_SUCCESS) {
+        sched_yield();
+        return;
+    }
     struct pollfd fd = {shoal_ofi.wait_fd, POLLIN, 0};
     (void)ppoll(&fd, 1, &timeout, NULL);
 }
