@@ -3,13 +3,15 @@
  * Each PE reads one word from some peers, so that a peer that cannot be
  * reached is reported now, in one line with the fix, instead of as a hang
  * later.  With a connection-based provider (anything over ofi_rxm) the
- * reads also set the connections up, and that has to be done in one
- * direction only: when two PEs connect to each other at the same moment,
- * rxm refuses one of the two and that side retries seconds later (measured
- * here: all-to-all AMOs right after init took up to 5.6 s instead of
- * 0.05 s).  So PE i connects to every PE j >= i (itself too: its own AMOs
- * go through the network), up to SHOAL_OFI_PRECONNECT_MAX PEs; larger jobs
- * only probe one PE of every later host and connect lazily. */
+ * reads also set the connections up, in one direction: PE i connects to
+ * every PE j >= i (itself too: its own AMOs go through the network), up to
+ * SHOAL_OFI_PRECONNECT_MAX PEs; larger jobs only probe one PE of every
+ * later host and connect on demand.  Connecting on demand used to stall for
+ * seconds (all-to-all AMOs right after init: 1.2-12.6 s instead of 0.02),
+ * which looked like rxm's handling of two PEs connecting to each other at
+ * once; it was the PEs waiting for the connections, yielding in a loop and
+ * starving the PEs that had to accept them (see shoal_ofi_pause).  rxm
+ * settles such a pair itself (it keeps one of the two connections). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
