@@ -10,6 +10,8 @@
 #
 #   bench/multihost/peer.sh [--build DIR] [--out FILE] [--report FILE.md]
 #       [--rounds 3] [--iters 200] [--shapes "1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block"]
+# A shape PPN:MAP:own gives each host cores of its own (run_mh.sh
+# --own-cores; hosts <= cores), as real hosts have: "1,1:block:own 2,2:rr:own".
 # Needs root (namespaces) and Open MPI with oshmem (apt-get install
 # openmpi-bin libopenmpi-dev); without the latter it measures Shoal alone.
 set -u
@@ -50,9 +52,12 @@ rawf=$bin/raw.jsonl
 
 # one LIB SHAPE ROUND: one job, its lines tagged.
 one() {
-    local lib=$1 shape=$2 r=$3 launcher=ompi
+    local lib=$1 shape=$2 r=$3 launcher=ompi own=()
     [ "$lib" = openmpi ] && launcher=ompi-oshmem
-    "$root/tests/multihost/run_mh.sh" --launcher $launcher --ppn "${shape%:*}" --map "${shape#*:}" --timeout 600 \
+    local ppn map
+    IFS=: read -r ppn map extra <<<"$shape"
+    [ "${extra:-}" = own ] && own=(--own-cores)
+    "$root/tests/multihost/run_mh.sh" --launcher $launcher --ppn "$ppn" --map "$map" "${own[@]}" --timeout 600 \
         -- "$bin/$lib" "$iters" 2>"$bin/err" | grep '^{' |
         sed "s/}\$/,\"lib\":\"$lib\",\"shape\":\"$shape\",\"round\":$r}/" | tee -a "$rawf"
     grep -m3 'wrong result\|error' "$bin/err" >&2

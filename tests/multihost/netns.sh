@@ -73,9 +73,11 @@ write_agent() {
         echo ": >>/tmp/${tag}-agent.used   # run_mh.sh: the launcher got past its launch step"
         echo "env=/tmp/${tag}-env.\$ns      # extra environment of one host (run_mh.sh --unreachable-host)"
         echo 'extra=; [ -r "$env" ] && extra=$(cat "$env")'
+        echo "cpus=/tmp/${tag}-cpus.\$ns    # the host's own cores (run_mh.sh --own-cores)"
+        echo 'pin=; [ -r "$cpus" ] && pin="taskset -c $(cat "$cpus")"'
         echo '# Its own hostname too (UTS namespace): launchers keep per-host state under'
         echo '# the host name (Open MPI: /tmp/ompi.HOST.UID), which hosts must not share.'
-        echo 'exec ip netns exec "$ns" unshare --uts env $extra /bin/sh -c "hostname $ns && $*"'
+        echo 'exec $pin ip netns exec "$ns" unshare --uts env $extra /bin/sh -c "hostname $ns && $*"'
     } >"$f"
     chmod 755 "$f"
 }
@@ -89,7 +91,7 @@ down() {
         done
         ip netns del "$ns" 2>/dev/null
     done
-    rm -f "/tmp/${tag}-agent" "/tmp/${tag}-agent.used" "/tmp/${tag}"-env.*
+    rm -f "/tmp/${tag}-agent" "/tmp/${tag}-agent.used" "/tmp/${tag}"-env.* "/tmp/${tag}"-cpus.*
 }
 
 case "${1:-}" in
