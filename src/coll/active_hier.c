@@ -77,7 +77,7 @@ static void host_await(const struct as_host *hc, int idx, uint64_t count)
         return;
     uint64_t *w = &hc->c.flag[idx];
     if (__atomic_load_n(w, __ATOMIC_ACQUIRE) < count)
-        SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) < count);
+        SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(w, __ATOMIC_ACQUIRE) < count);
     __atomic_fetch_sub(w, count, __ATOMIC_RELAXED);
 }
 

@@ -80,11 +80,11 @@ void barrier_hier(struct shoal_team *t)
     bool shm = host_shares_memory(h);
     if (h->my_leader_idx < 0) {
         arrive(h, ps, shm);
-        SHOAL_WAIT_WHILE(__atomic_load_n(&ps->release, __ATOMIC_ACQUIRE) < epoch);
+        SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&ps->release, __ATOMIC_ACQUIRE) < epoch);
         return;
     }
     uint64_t all = epoch * (uint64_t)(h->n_host - 1);
-    SHOAL_WAIT_WHILE(__atomic_load_n(&ps->arrive, __ATOMIC_ACQUIRE) < all);
+    SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&ps->arrive, __ATOMIC_ACQUIRE) < all);
     leaders_dissem(h, ps, epoch);
     release(h, ps, shm, epoch);
 }

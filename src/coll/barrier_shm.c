@@ -19,5 +19,5 @@ void shoal_barrier_shm(struct shoal_team *t)
                 shoal_notify(shoal_team_pe(t, i));
         return;
     }
-    SHOAL_WAIT_WHILE(__atomic_load_n(&r->release, __ATOMIC_ACQUIRE) == gen);
+    SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&r->release, __ATOMIC_ACQUIRE) == gen);
 }

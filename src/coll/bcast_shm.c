@@ -16,7 +16,7 @@ static void await_arrivals(const struct coll_call *c, struct coll_ring_entry *e)
 {
     uint64_t arrivals = c->ring_arrivals[c->epoch % COLL_BCAST_RING] += (uint64_t)(c->n - 1);
     if (__atomic_load_n(&e->arrived, __ATOMIC_ACQUIRE) < arrivals)
-        SHOAL_WAIT_WHILE(__atomic_load_n(&e->arrived, __ATOMIC_ACQUIRE) < arrivals);
+        SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&e->arrived, __ATOMIC_ACQUIRE) < arrivals);
 }
 
 static void announce_arrival(const struct coll_call *c, int root)

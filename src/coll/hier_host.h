@@ -36,7 +36,7 @@ SHOAL_INLINE void host_await(const struct coll_call *c, int idx, uint64_t count)
     struct coll_line *l = &c->line[idx];
     uint64_t want = c->line_seen[idx] += count;
     if (__atomic_load_n(&l->sig, __ATOMIC_ACQUIRE) < want)
-        SHOAL_WAIT_WHILE(__atomic_load_n(&l->sig, __ATOMIC_ACQUIRE) < want);
+        SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&l->sig, __ATOMIC_ACQUIRE) < want);
 }
 
 /* Copy n bytes into host member i's symmetric dst, then signal idx. */

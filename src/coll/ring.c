@@ -23,7 +23,7 @@ static void await_taken(const struct coll_call *c, size_t entry, uint64_t epoch)
             continue;
         const uint64_t *w = shoal_ptr(&c->ring_taken[entry], cc_pe(c, i));
         if (__atomic_load_n(w, __ATOMIC_ACQUIRE) < epoch)
-            SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) < epoch);
+            SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(w, __ATOMIC_ACQUIRE) < epoch);
     }
 }
 
@@ -45,7 +45,7 @@ void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, siz
 {
     const struct coll_ring_entry *e = shoal_ptr(ring_entry(c), cc_pe(c, owner));
     if (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch)
-        SHOAL_WAIT_WHILE(__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch);
+        SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch);
     memcpy(dest, e->data + off, n);
 }
 

@@ -148,6 +148,7 @@ struct shoal_waiter {
     bool armed;         /* counted in sleepers */
     bool rearm;         /* must look at the doorbell again before sleeping */
     uint8_t grace;      /* re-checks after announcing the sleep, before the first futex wait */
+    bool local;         /* waits for a PE of this machine (SHOAL_WAIT_WHILE_LOCAL) */
     uint32_t seq;
 };
 void shoal_wait_init(void);   /* at init: registers this process for the sleepers' fence */
@@ -161,18 +162,23 @@ void shoal_waiter_done(struct shoal_waiter *w);
  * at all, the same within noise). */
 enum { SHOAL_WAIT_TIGHT = 2048 };
 #define SHOAL_WAIT_TIGHT_NOW (shoal.oversubscribed ? 1 : SHOAL_WAIT_TIGHT)
-#define SHOAL_WAIT_WHILE(cond)                                          \
+#define SHOAL_WAIT_WHILE_(cond, is_local)                               \
     do {                                                                \
         int shoal_tight_ = SHOAL_WAIT_TIGHT_NOW;                        \
         while ((cond) && --shoal_tight_)                                \
             ;                                                           \
         if (!shoal_tight_) {                                            \
-            struct shoal_waiter shoal_w_ = {0};                         \
+            struct shoal_waiter shoal_w_ = {.local = (is_local)};       \
             while (cond)                                                \
                 shoal_waiter_pause(&shoal_w_);                          \
             shoal_waiter_done(&shoal_w_);                               \
         }                                                               \
     } while (0)
+#define SHOAL_WAIT_WHILE(cond) SHOAL_WAIT_WHILE_(cond, false)
+/* For a condition that only a PE of this machine makes true (a host step
+ * of a collective): in a job across hosts its spin polls the network
+ * less often (wait.c, spin_pause). */
+#define SHOAL_WAIT_WHILE_LOCAL(cond) SHOAL_WAIT_WHILE_(cond, true)
 
 void shoal_ring(int pe);
 /* Wake sleepers of PE pe after delivering data to it (cheap when none sleep). */

@@ -40,7 +40,7 @@ void shoal_block_agree_shm(struct shoal_team *parent, uint64_t *busy, uint64_t e
             if (i != parent->my_pe)
                 shoal_notify(shoal_team_pe(parent, i));
     } else {
-        SHOAL_WAIT_WHILE(__atomic_load_n(&a->released, __ATOMIC_ACQUIRE) < epoch);
+        SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&a->released, __ATOMIC_ACQUIRE) < epoch);
     }
     for (int i = 0; i < w; i++)
         busy[i] = result[i];
