@@ -120,7 +120,8 @@ struct shoal_ofi {
     bool flush_read;                /* writes go without delivery-complete; quiet reads back from their PEs */
     uint64_t side_completions;      /* completions to read on context endpoints (progress reads them too) */
     char (*am_rx)[SHOAL_OFI_AM_BUF];   /* the main endpoint's posted receive buffers */
-    int wait_fd;                    /* main CQ's wait object, -1 when it has none */
+    struct fid_wait *wait_set;      /* the main CQ's wait object (a set of our own), NULL when none */
+    int wait_fd;                    /* its file descriptor, -1 when it has none */
     const char *prov;
 };
 extern struct shoal_ofi shoal_ofi;
@@ -203,6 +204,7 @@ void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *
 void shoal_ofi_pause(unsigned *tries);   /* one pause of a wait: spin, then yield, then block briefly */
 void shoal_ofi_progress_start(void);    /* the progress hook, and the thread (always, during init) */
 void shoal_ofi_progress_settle(void);   /* after init: the thread stays only when wanted */
+bool shoal_ofi_progress_thread_on(void);
 void shoal_ofi_progress_stop(void);
 _Noreturn void shoal_ofi_failed(const char *routine, int pe, const char *what, int err);
 

@@ -27,16 +27,26 @@ static void ep_list_remove(struct shoal_ofi_ep *e)
     pthread_mutex_unlock(&shoal_ofi.eps_lock);
 }
 
+/* The progress thread sleeps on the wait set's fd; a provider without wait
+ * objects gets a thread that sleeps a fixed interval instead.  A set of our
+ * own, not the CQ's built-in one: before sleeping, fi_wait(set, 0) re-arms
+ * it.  fi_trywait on the CQ should, but net (libfabric 1.17) makes it a
+ * no-op, and the signal the CQ raises at its first completion then stays
+ * raised: the fd reads ready for ever, so the thread woke its sleeping PE
+ * at every look and idle PEs never slept (mh_idle). */
 static int open_cq(struct shoal_ofi_ep *e, bool want_wait_fd)
 {
     struct fi_cq_attr attr = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
-    if (want_wait_fd) {
-        /* The progress thread sleeps on this fd; a provider without wait
-         * objects gets a thread that sleeps a fixed interval instead. */
-        attr.wait_obj = FI_WAIT_FD;
+    struct fi_wait_attr wa = {.wait_obj = FI_WAIT_FD};
+    if (want_wait_fd && fi_wait_open(shoal_ofi.fabric, &wa, &shoal_ofi.wait_set) == 0) {
+        attr.wait_obj = FI_WAIT_SET;
+        attr.wait_set = shoal_ofi.wait_set;
         if (fi_cq_open(shoal_ofi.domain, &attr, &e->cq, NULL) == 0)
             return 0;
+        fi_close(&shoal_ofi.wait_set->fid);
+        shoal_ofi.wait_set = NULL;
         attr.wait_obj = FI_WAIT_NONE;
+        attr.wait_set = NULL;
     }
     return fi_cq_open(shoal_ofi.domain, &attr, &e->cq, NULL);
 }

@@ -14,7 +14,8 @@
  * provider transmits an RMA read behind earlier writes (FI_ORDER_RMA_RAW)
  * and serves a connection's operations one at a time in arrival order
  * (tcp, whose target copies a write's data in before it reads the next
- * header; sockets), writes go without the flag and quiet reads 8 bytes
+ * header; net, libfabric 1.17's fork of tcp, which became tcp in 1.18;
+ * sockets), writes go without the flag and quiet reads 8 bytes
  * back from each PE written: the read's answer is sent after every earlier
  * write on that connection was placed (DESIGN.md, "Completion").  Others
  * (verbs, efa, cxi: not measured here) keep delivery-complete writes,
@@ -28,7 +29,8 @@ bool shoal_ofi_flush_read_wanted(void)
 {
     const struct fi_info *i = shoal_ofi.info;
     bool ordered = (i->tx_attr->msg_order & (FI_ORDER_RMA_RAW | FI_ORDER_RAW)) != 0;
-    bool in_order_target = strstr(shoal_ofi.prov, "tcp") || strstr(shoal_ofi.prov, "sockets");
+    bool in_order_target = strstr(shoal_ofi.prov, "tcp") || strstr(shoal_ofi.prov, "sockets") ||
+                           !strncmp(shoal_ofi.prov, "net", 3);
     bool on = shoal_ofi_setting(shoal_cfg.ofi_flush_read, ordered && in_order_target);
     if (on && !ordered)
         shoal_fatal("shmem_init", "SHOAL_OFI_FLUSH_READ=on needs reads ordered behind writes (FI_ORDER_RMA_RAW), "

@@ -9,7 +9,7 @@
  *    one; if that is still too small, init (or the allocation that needs a
  *    new chunk) stops naming both sizes and the fixes.  With
  *    FI_VERBS_USE_ODP set (on-demand paging) nothing is pinned up front.
- *  - Open files: rxm (and tcp, sockets) keeps a socket per connected peer
+ *  - Open files: rxm (and tcp, net, sockets) keeps a socket per connected peer
  *    and context.  The soft nofile limit is raised to the hard one; when
  *    even that cannot hold a socket per PE, the first PE of each host says
  *    so (connections made later would fail). */
@@ -85,7 +85,7 @@ static bool first_pe_of_my_host(void)
 /* At init, before any connection: room for a socket to every PE. */
 void shoal_ofi_raise_nofile(void)
 {
-    static const char *const socket_per_peer[] = {"ofi_rxm", "tcp", "sockets", NULL};
+    static const char *const socket_per_peer[] = {"ofi_rxm", "tcp", "net", "sockets", NULL};
     struct rlimit rl;
     if (!provider_is(socket_per_peer) || getrlimit(RLIMIT_NOFILE, &rl) != 0)
         return;

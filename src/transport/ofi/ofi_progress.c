@@ -93,6 +93,14 @@ static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *s
     shoal_ofi_failed(routine, -1, "a remote write, read or atomic completed in error", FI_EIO);
 }
 
+/* Re-arm the main CQ's wait set before sleeping on its fd: false when
+ * work is pending (the fd would read ready at once).  fi_wait with no
+ * timeout clears the set's signal, then reports what is pending. */
+static bool wait_set_armed(void)
+{
+    return fi_wait(shoal_ofi.wait_set, 0) == -FI_ETIMEDOUT;
+}
+
 /* Block until the main CQ's wait object fires (traffic arrived) or a
  * short timeout passes; without a wait object, just the timeout.  With
  * work pending in the CQ it only yields: the caller's next look takes it,
@@ -102,12 +110,11 @@ static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *s
 static void block_briefly(void)
 {
     static const struct timespec timeout = {0, 100000};
-    struct fid *cq = &shoal_ofi.main_ep.cq->fid;
     if (shoal_ofi.wait_fd < 0) {
         nanosleep(&timeout, NULL);
         return;
     }
-    if (fi_trywait(shoal_ofi.fabric, &cq, 1) != FI_SUCCESS) {
+    if (!wait_set_armed()) {
         sched_yield();
         return;
     }
@@ -300,14 +307,13 @@ static bool stand_back(int stop, const struct timespec *timeout)
 /* Block until traffic arrives or the interval passes; false when asked to
  * stop.  *quiet: the interval passed with no traffic (known only with a
  * wait object). */
-static bool await_traffic(struct pollfd *fds, struct fid **cq, const struct timespec *interval, unsigned *busy,
-                          bool *quiet)
+static bool await_traffic(struct pollfd *fds, const struct timespec *interval, unsigned *busy, bool *quiet)
 {
     static const struct timespec now = {0, 0};
     *quiet = false;
     if (shoal_ofi.wait_fd < 0)
         return !stop_requested(&fds[0], interval);   /* no wait object: a fixed interval */
-    if (fi_trywait(shoal_ofi.fabric, cq, 1) != FI_SUCCESS && ++*busy < 64) {
+    if (!wait_set_armed() && ++*busy < 64) {
         sched_yield();                                /* work is pending: go round again */
         return !stop_requested(&fds[0], &now);
     }
@@ -367,12 +373,11 @@ static void *progress_main(void *arg)
     struct timespec interval = {0, shoal_cfg.ofi_progress_interval_us * 1000L};
     struct timespec stand_back_interval = {0, STAND_BACK_US * 1000L};
     struct pollfd fds[2] = {{stop_fd, POLLIN, 0}, {shoal_ofi.wait_fd, POLLIN, 0}};
-    struct fid *cq = &shoal_ofi.main_ep.cq->fid;
     unsigned busy = 0;
     bool quiet;
     uint64_t mark = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
     for (;;) {
-        if (!await_traffic(fds, &cq, &interval, &busy, &quiet))
+        if (!await_traffic(fds, &interval, &busy, &quiet))
             break;
         /* The PE polled while we waited: it takes this arrival itself,
          * and the ones after it for as long as it keeps polling (going
@@ -447,6 +452,11 @@ void shoal_ofi_progress_settle(void)
 {
     if (!want_thread())
         stop_thread();
+}
+
+bool shoal_ofi_progress_thread_on(void)
+{
+    return thread_running;
 }
 
 void shoal_ofi_progress_stop(void)
