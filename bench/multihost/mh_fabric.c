@@ -2,7 +2,7 @@
  * with no OpenSHMEM layer on top: the floor of any library built on it
  * (mh_link.c gives the link's, plain TCP).  Shoal only starts the job and
  * trades the endpoint names; the timed loops use an endpoint of their own
- * on the provider Shoal uses (SHMEM_OFI_PROVIDER, else tcp;ofi_rxm), both
+ * on the provider Shoal uses (SHMEM_OFI_PROVIDER, else net, else tcp;ofi_rxm), both
  * sides polling the CQ without pause, as a library waiting inside a call.
  *   fabric one-way     8-byte fi_inject ping-pong, half the round trip
  *   fabric exchange    both send, then both wait (a 2-PE barrier's step)
@@ -143,8 +143,13 @@ int main(int argc, char **argv)
     hints->ep_attr->type = FI_EP_RDM;
     hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_ENDPOINT;
     hints->tx_attr->msg_order = FI_ORDER_SAS;
-    hints->fabric_attr->prov_name = strdup(prov && *prov ? prov : "tcp;ofi_rxm");
-    ok(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info), "fi_getinfo");
+    /* Shoal's own choice over TCP: net where libfabric has it (1.17), else tcp;ofi_rxm. */
+    hints->fabric_attr->prov_name = strdup(prov && *prov ? prov : "net");
+    if (fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info) != 0 && !(prov && *prov)) {
+        free(hints->fabric_attr->prov_name);
+        hints->fabric_attr->prov_name = strdup("tcp;ofi_rxm");
+        ok(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &info), "fi_getinfo");
+    }
     struct fid_fabric *fabric;
     struct fid_domain *domain;
     struct fid_av *av;
@@ -207,7 +212,11 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     /* One-sided: PE 0 reads and fetch-adds PE 1's word while PE 1 polls its CQ. */
     if (me == 0) {
-        for (int k = 0; k < 2; k++) {
+        /* net has no atomics of its own (Shoal sends its AMOs as messages):
+         * its fetch-add floor is the message round trip, 2 x one-way. */
+        struct fi_atomic_attr attr;
+        int kinds = fi_query_atomic(domain, FI_UINT64, FI_SUM, &attr, FI_FETCH_ATOMIC) == 0 ? 2 : 1;
+        for (int k = 0; k < kinds; k++) {
             for (int i = 0; i < rounds; i++) {
                 double t0 = now_us();
                 ssize_t rc;

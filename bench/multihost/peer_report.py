@@ -43,10 +43,13 @@ def main():
     else:
         print("Link: not measured")
     floor = {op: med.get(("link", "1,1:block", "fabric " + op)) for op in ("one-way", "exchange", "read", "fetch-add")}
-    if all(floor.values()):
+    if floor["one-way"] and floor["exchange"] and floor["read"]:
+        # net has no atomics: the floor of Shoal's message-borne fetch-add is a message round trip
+        fadd = (f"fetch-add {floor['fetch-add']:.1f}" if floor["fetch-add"] else
+                f"no provider fetch-add (a message round trip: {2 * floor['one-way']:.1f})")
         print(f"libfabric's own floor on it (mh_fabric.c, both sides polling, no OpenSHMEM): message one-way "
               f"{floor['one-way']:.1f} us, both-way exchange {floor['exchange']:.1f}, 8-byte read "
-              f"{floor['read']:.1f}, fetch-add {floor['fetch-add']:.1f}")
+              f"{floor['read']:.1f}, {fadd}")
     writes = [med.get(("link", "1,1:block", f"fabric {w} one-way")) for w in ("write", "write-dc")]
     if all(writes):
         print(f"8-byte RMA write ping-pong on it (mh_fabric.c): one-way {writes[0]:.1f} us, "
