@@ -1,7 +1,7 @@
 #!/bin/bash
 # Failures must be clear (issue 7): run a broken multi-host job and check
 # that it ends quickly, non-zero, with a message that names the PE or the fix.
-#   failures.sh RUN_MH PROGRAM dies|unreachable|noprovider [RUN_MH OPTIONS...]
+#   failures.sh RUN_MH PROGRAM dies|unreachable|noprovider|noatomics [RUN_MH OPTIONS...]
 #   failures.sh RUN_MH PROGRAM memlock|nofile|nofile-raised [RUN_MH OPTIONS...]
 #       the operating system's limits (ofi_limits.c): a locked-memory limit
 #       below the heap stops init when registration pins (forced here: tcp
@@ -88,6 +88,12 @@ noprovider)
     "$run_mh" --ppn 1,1 --timeout 60 -x SHMEM_OFI_PROVIDER=no-such-provider "${extra[@]}" -- "$prog" >"$out" 2>&1
     rc=$?
     want='no libfabric provider matching no-such-provider.*SHMEM_OFI_PROVIDER' ;;
+noatomics)
+    # The provider's own atomics asked of one that has none (net).
+    "$run_mh" --ppn 1,1 --timeout 60 -x SHMEM_OFI_PROVIDER=net -x SHOAL_OFI_ATOMICS=native "${extra[@]}" -- "$prog" \
+        >"$out" 2>&1
+    rc=$?
+    want='PE [01]: shmem_init: libfabric provider net cannot do .*SHOAL_OFI_ATOMICS=native.*SHOAL_OFI_ATOMICS=auto' ;;
 *) echo "failures.sh: unknown case $what" >&2; exit 2 ;;
 esac
 took=$(($(date +%s) - start))

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ofi.h"
 #include "../../boot/boot.h"
@@ -147,10 +148,15 @@ static void open_domain(void)
 static void check_atomics(void)
 {
     char missing[96];
-    if (!shoal_ofi_atomics_supported(missing, sizeof missing))
-        shoal_fatal("shmem_init", "libfabric provider %s cannot do %s, which OpenSHMEM needs between hosts; "
-                    "choose another provider with SHMEM_OFI_PROVIDER (e.g. tcp;ofi_rxm or verbs;ofi_rxm)",
-                    shoal_ofi.prov, missing);
+    if (shoal_ofi_atomics_supported(missing, sizeof missing))
+        return;
+    if (!strcasecmp(shoal_cfg.ofi_atomics, "native"))
+        shoal_fatal("shmem_init", "libfabric provider %s cannot do %s, which SHOAL_OFI_ATOMICS=native asks of it; "
+                    "use SHOAL_OFI_ATOMICS=auto (Shoal's messages) or a provider with atomics (e.g. "
+                    "SHMEM_OFI_PROVIDER=\"tcp;ofi_rxm\")", shoal_ofi.prov, missing);
+    shoal_fatal("shmem_init", "libfabric provider %s cannot do %s, which OpenSHMEM needs between hosts; "
+                "choose another provider with SHMEM_OFI_PROVIDER (e.g. tcp;ofi_rxm or verbs;ofi_rxm)",
+                shoal_ofi.prov, missing);
 }
 
 static void exchange_cards(struct shoal_ofi_card *mine)
