@@ -177,7 +177,7 @@ enum { SHOAL_WAIT_TIGHT = 2048 };
 #define SHOAL_WAIT_WHILE(cond) SHOAL_WAIT_WHILE_(cond, false)
 /* For a condition that only a PE of this machine makes true (a host step
  * of a collective): in a job across hosts its spin polls the network
- * less often (wait.c, spin_pause). */
+ * less often (wait.c, poll_this_look). */
 #define SHOAL_WAIT_WHILE_LOCAL(cond) SHOAL_WAIT_WHILE_(cond, true)
 
 void shoal_ring(int pe);
