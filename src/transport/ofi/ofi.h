@@ -64,6 +64,7 @@ struct shoal_ofi_ep {
     struct fid_cntr *wcntr, *rcntr; /* completed writes / reads */
     uint64_t writes, reads;         /* operations issued (atomic: THREAD_MULTIPLE) */
     uint64_t werrs, rerrs;          /* counter errors already reported */
+    uint64_t wdone, rdone;          /* the counters' last values read: no poll while they cover `writes`/`reads` */
     uint8_t draining;               /* a thread reads the CQ: messages are applied in arrival order */
     char *bounce;                   /* SHOAL_OFI_BOUNCES buffers, made at first use */
     uint32_t bounce_free;           /* bit i: buffer i is free */
