@@ -206,7 +206,7 @@ static struct shoal_active_set active_set(const char *routine, int start, int lo
 SHOAL_API(void, shmem_barrier, (AS_PARAMS))
 {
     AS_BEGIN;
-    AS_SPAN(SHOAL_PROF_BARRIER, 0, { shoal_quiet(&shoal_ctx_default); shoal_coll_barrier_as(&as); });
+    AS_SPAN(SHOAL_PROF_BARRIER, 0, { shoal_complete(&shoal_ctx_default); shoal_coll_barrier_as(&as); });
     AS_END;
 }
 

@@ -38,7 +38,7 @@ SHOAL_API(void, shmem_barrier_all, (void))
     if (SHOAL_DEBUG_ON)
         shoal_require_init("shmem_barrier_all");
     SHOAL_PROF_SPAN("shmem_barrier_all", SHOAL_PROF_BARRIER, &shoal_team_world, 0,
-                    { shoal_quiet(&shoal_ctx_default); shoal_team_barrier(&shoal_team_world); });
+                    { shoal_complete(&shoal_ctx_default); shoal_team_barrier(&shoal_team_world); });
 }
 
 SHOAL_API(void, shmem_sync_all, (void))

@@ -125,10 +125,15 @@ void shoal_remote_heap_grown(void)
         shoal_remote->heap_used(shoal_heap_high_water());
 }
 
-void shoal_quiet(struct shoal_ctx *ctx)
+void shoal_complete(struct shoal_ctx *ctx)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (shoal_remote)
         shoal_remote->quiet(ctx);
+}
+
+void shoal_quiet(struct shoal_ctx *ctx)
+{
+    shoal_complete(ctx);
     shoal_poll();
 }

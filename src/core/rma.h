@@ -120,6 +120,9 @@ void shoal_put_signal(struct shoal_ctx *ctx, void *dst, const void *src, size_t 
 /* Ordering.  Shared-memory stores are ordered by the CPU; the network
  * transport is asked too when the job has one. */
 void shoal_fence(struct shoal_ctx *ctx);
-void shoal_quiet(struct shoal_ctx *ctx);
+void shoal_quiet(struct shoal_ctx *ctx);   /* shoal_complete, then a progress point */
+/* What quiet guarantees, without its progress call: for a barrier, whose
+ * wait polls at once (on net a progress call is a socket poll, ~0.4 us). */
+void shoal_complete(struct shoal_ctx *ctx);
 
 #endif

@@ -12,8 +12,8 @@
 # launcher is not installed (ctest: skipped), 1 when namespaces cannot be made.
 # --unreachable-host I (1-based) makes host I's PEs publish an address on a
 # link of their own that no other host can route to (failure tests).
-# --own-cores gives each host cores of its own (the machine's cores split
-# evenly; when there are more hosts than cores, hosts share them as without
+# --own-cores gives each host cores of its own (the CPUs this script may use
+# split evenly; when there are more hosts than CPUs, hosts share them as without
 # the option): real hosts never share a core, and here a waiting PE's
 # yield does not hand its core to another host's PE (each host's processes
 # are a session of their own, a scheduling group of their own, and a yield
@@ -88,12 +88,15 @@ if [ -n "$unreachable" ]; then
     echo "FI_TCP_IFACE=lone0" >"/tmp/$tag-env.$ns"
 fi
 
-cores=$(nproc)
+# The CPUs this script may use (a container or batch job may allow other
+# than 0..n-1), split in consecutive shares, one per host.
+allowed=($(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))'))
+cores=${#allowed[@]}
 if [ $own_cores = 1 ] && [ "$nhosts" -le "$cores" ]; then
     per=$((cores / nhosts))
     for i in $(seq 1 "$nhosts"); do
-        first=$(((i - 1) * per))
-        echo "$first-$((first + per - 1))" >"/tmp/$tag-cpus.${tag}h$i"
+        share=("${allowed[@]:$(((i - 1) * per)):$per}")
+        (IFS=,; echo "${share[*]}") >"/tmp/$tag-cpus.${tag}h$i"
     done
 fi
 
