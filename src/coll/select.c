@@ -159,6 +159,7 @@ struct model {
     double copy;    /* per-byte factor of the scratch-based forms (copy into the peer, read back) */
     bool crowded;   /* more PEs than cores: a step waits for a descheduled partner */
     double share;   /* PEs per core: the parallel algorithms' per-PE work queues for a core */
+    double o;       /* CPU seconds a network message costs at each end (none on shared memory) */
 };
 
 /* Crowding adds to a step's latency: a waiting partner must be scheduled
@@ -170,9 +171,9 @@ static double crowding_delay(double share) { return 1.2e-6 * share * share - 0.1
 
 static struct model model_for(const struct coll_shape *s)
 {
-    struct model m = {0.17e-6, 0.08e-6, 0.038e-9, 0.005e-9, 8.0, false, 1};   /* shared memory */
+    struct model m = {0.17e-6, 0.08e-6, 0.038e-9, 0.005e-9, 8.0, false, 1, 0};   /* shared memory */
     if (!s->shm)
-        m = (struct model){13.8e-6, 13.8e-6, 0.43e-9, 0.005e-9, 1.0, false, 1};   /* network: tcp (see end) */
+        m = (struct model){13.8e-6, 13.8e-6, 0.43e-9, 0.005e-9, 1.0, false, 1, 3.5e-6};   /* network: tcp (see end) */
     /* Every input must be a fact every member of the call shares, or members
      * pick different algorithms and wait for each other forever: on shared
      * memory every member is on my machine (its PEs and CPUs); across
@@ -263,14 +264,20 @@ static double bcast_cost(enum coll_alg a, const struct coll_shape *s, const stru
     }
 }
 
+/* Over the network each member sends and receives one message per step
+ * (P-1 in the linear form), and each costs CPU at both ends (system calls,
+ * the handler), queued for a core shared by `share` PEs; Bruck's partner
+ * to wait for is not the one just sent to, so a descheduled one delays it
+ * more than a pairwise exchange (see "Collects across hosts" at the end). */
 static double collect_cost(enum coll_alg a, const struct coll_shape *s, const struct model *m)
 {
     double P = s->n, n = (double)s->bytes, L = cc_log2_ceil(s->n), f = (s->n & (s->n - 1)) ? 2 : 0;
+    double msg = 2 * m->o * m->share;
     switch (a) {
-    case A_LINEAR: return 2 * m->a + (P - 1) * n * m->b + (P > 8 ? (P - 8) * m->a : 0);
-    case A_RING: return (P - 1) * (m->a + n * m->b);
-    case A_RECDBL: return (L + f) * m->a + (P - 1) * n * m->b;
-    case A_BRUCK: return L * m->a + (P - 1) * n * m->b;
+    case A_LINEAR: return 2 * m->a + (P - 1) * (n * m->b + msg) + (P > 8 ? (P - 8) * m->a : 0);
+    case A_RING: return (P - 1) * (m->a + n * m->b + msg);
+    case A_RECDBL: return (L + f) * (m->a + msg) + (P - 1) * n * m->b;
+    case A_BRUCK: return (L * (m->a + msg) + (P - 1) * n * m->b) * (s->shm ? 1 : 1.05);
     default: return 1e30;
     }
 }
@@ -442,4 +449,11 @@ void shoal_team_barrier(struct shoal_team *t)
  * choice (latency-bound recursive doubling for short vectors, Rabenseifner
  * for long ones) holds for any network with a >> b.
  * The start-up constant of the scratch algorithms is copy = 1 over the
- * network: the copy into the peer is the transfer itself. */
+ * network: the copy into the peer is the transfer itself.
+ * Collects across hosts (session 11, libfabric net, the leaders' exchange
+ * of fcollect 8 B on active sets, bench/multihost/mh_peer.c, medians of 4-6
+ * runs, us): 8 hosts x 2 PEs linear 1025-1107, Bruck 1142-1213, recursive
+ * doubling 762-798; 4 x 2 linear 239, Bruck 305, recursive doubling 210.
+ * The model's 2a for linear against 3a for the others had picked linear:
+ * its P-1 messages per member each cost CPU at both ends, o = 3.5 us fitted
+ * to these (8 x 2: 5 us, 4 x 2: 3.6), and Bruck 5% more over the network. */
