@@ -149,6 +149,7 @@ struct shoal_waiter {
     bool rearm;         /* must look at the doorbell again before sleeping */
     uint8_t grace;      /* re-checks after announcing the sleep, before the first futex wait */
     bool local;         /* waits for a PE of this machine (SHOAL_WAIT_WHILE_LOCAL) */
+    uint8_t backoff;    /* wakes that found the condition still holding (wait.c) */
     uint32_t seq;
 };
 void shoal_wait_init(void);   /* at init: registers this process for the sleepers' fence */
