@@ -237,6 +237,7 @@ void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size
 void bcast_scatter_allgather(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
 
 void reduce_flat(const struct coll_call *c, const struct coll_reduce *r);
+void reduce_shm(const struct coll_call *c, const struct coll_reduce *r);   /* needs c->bcast_ring, <= COLL_BCAST_SHM_BYTES */
 void reduce_recdbl(const struct coll_call *c, const struct coll_reduce *r);
 void reduce_recdbl_ls(const struct coll_call *c, const struct coll_reduce *r);
 void reduce_ring(const struct coll_call *c, const struct coll_reduce *r);

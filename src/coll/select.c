@@ -54,7 +54,7 @@ static const struct alg_name bcast_names[] = {{"auto", A_AUTO},
 static const struct alg_name reduce_names[] = {
     {"auto", A_AUTO}, {"flat", A_FLAT}, {"ft", A_FLAT},     {"linear", A_FLAT}, {"recdbl", A_RECDBL},
     {"rd", A_RECDBL}, {"ring", A_RING}, {"bruck", A_BRUCK}, {"br", A_BRUCK},    {"rsag", A_RSAG},
-    {"rabenseifner", A_RSAG}, {0}};
+    {"rabenseifner", A_RSAG}, {"shm", A_SHM}, {0}};
 static const struct alg_name collect_names[] = {
     {"auto", A_AUTO}, {"shm", A_SHM}, {"linear", A_LINEAR}, {"ring", A_RING}, {"recdbl", A_RECDBL},
     {"rd", A_RECDBL}, {"bruck", A_BRUCK}, {"hier", A_HIER}, {0}};
@@ -363,6 +363,10 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
         }
         return a;
     case K_REDUCE:
+        /* One round through the ring beats log2 P waits for descheduled
+         * partners (measured at the end of this file) */
+        if (a == A_AUTO && s->shm && s->bytes <= COLL_BCAST_SHM_BYTES && model_for(s).crowded)
+            return A_SHM;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_RECDBL, A_FLAT, A_RSAG, A_RING};
             a = cheapest(reduce_cost, c, 4, s);
@@ -456,4 +460,9 @@ void shoal_team_barrier(struct shoal_team *t)
  * doubling 762-798; 4 x 2 linear 239, Bruck 305, recursive doubling 210.
  * The model's 2a for linear against 3a for the others had picked linear:
  * its P-1 messages per member each cost CPU at both ends, o = 3.5 us fitted
- * to these (8 x 2: 5 us, 4 x 2: 3.6), and Bruck 5% more over the network. */
+ * to these (8 x 2: 5 us, 4 x 2: 3.6), and Bruck 5% more over the network.
+ * Small reductions with more PEs than cores (session 12, `collectives
+ * --op=reduce`, 5 alternating runs, medians, us): recdbl against the ring
+ * (reduce_shm.c) at 4 PEs 5.86 / 4.12 (8 B), 4.00 / 2.90 (512 B); 8 PEs
+ * 16.6 / 10.4 (8 B), 12.8 / 8.6 (64 B); 16 PEs 56 / 35 (8 B).  At 2 PEs
+ * with a core each the ring is slower (0.17-0.18 against 0.13-0.16). */
