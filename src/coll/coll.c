@@ -49,7 +49,7 @@ void coll_reduce_run(const struct coll_call *c, const struct coll_reduce *r)
     struct coll_shape s = shape_of(c, r->count * r->elem);
     switch (coll_choose(K_REDUCE, &s)) {
     case A_SHM:
-        if (c->bcast_ring && c->shm && s.bytes <= COLL_BCAST_SHM_BYTES) {
+        if (c->bcast_ring && c->shm && s.bytes <= COLL_RING_BYTES) {
             reduce_shm(c, r);
             break;
         }
@@ -106,7 +106,7 @@ void coll_bcast_run(const struct coll_call *c, void *dest, const void *src, size
     struct coll_shape s = shape_of(c, n);
     switch (coll_choose(K_BCAST, &s)) {
     case A_SHM:
-        if (c->bcast_ring && c->shm && root_dest && n <= COLL_BCAST_SHM_BYTES) {
+        if (c->bcast_ring && c->shm && root_dest && n <= COLL_RING_BYTES) {
             bcast_shm(c, dest, src, n, root);
             break;
         }
@@ -148,7 +148,7 @@ void coll_collect_run(const struct coll_call *c, enum coll_kind k, const struct 
     struct coll_shape s = shape_of(c, avg);
     switch (coll_choose(k, &s)) {
     case A_SHM:
-        if (!b->off && c->bcast_ring && c->shm && b->len0 <= COLL_BCAST_SHM_BYTES) {
+        if (!b->off && c->bcast_ring && c->shm && b->len0 <= COLL_RING_BYTES) {
             fcollect_shm(c, b);
             break;
         }
@@ -251,7 +251,7 @@ int shoal_coll_alltoall(struct shoal_team *t, void *dest, const void *src, size_
         return 0;
     struct coll_call c = coll_team_call(t, BANK_CALL);
     struct coll_shape s = shape_of(&c, nbytes);
-    if (coll_choose(K_ALLTOALL, &s) == A_SHM && c.shm && (size_t)c.n * nbytes <= COLL_BCAST_SHM_BYTES)
+    if (coll_choose(K_ALLTOALL, &s) == A_SHM && c.shm && (size_t)c.n * nbytes <= COLL_RING_BYTES)
         alltoall_shm(&c, dest, src, nbytes);
     else
         alltoall_pairwise(&c, dest, src, 1, 1, nbytes, 1);

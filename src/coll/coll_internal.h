@@ -55,11 +55,14 @@ enum { COLL_LINES = 2 * 34, COLL_LINE_BYTES = 56 };
 /* Small broadcasts and alltoalls on shared memory (ring.c): the owner
  * publishes data in an entry of its own ring and members copy it out, so
  * no member's dest is written by another PE and nobody waits for anyone to
- * arrive.  The ring lives in slot 0 of the team; no other algorithm touches it. */
-enum { COLL_BCAST_RING = 4, COLL_BCAST_SHM_BYTES = 504 };
+ * arrive.  The ring lives in slot 0 of the team; no other algorithm touches it.
+ * An entry holds COLL_RING_BYTES; auto publishes up to COLL_RING_SMALL
+ * when every PE has a core (beyond it copying straight into the dests wins)
+ * and up to a whole entry when PEs outnumber cores (select.c, ring_limit). */
+enum { COLL_BCAST_RING = 4, COLL_RING_BYTES = 4088, COLL_RING_SMALL = 504 };
 struct coll_ring_entry {
     uint64_t ready;                                /* epoch of the call published here */
-    unsigned char data[COLL_BCAST_SHM_BYTES];      /* the first 56 bytes share ready's line */
+    unsigned char data[COLL_RING_BYTES];           /* the first 56 bytes share ready's line */
     _Alignas(64) uint64_t arrived;                 /* members that entered, when the root must know */
 };
 
@@ -229,7 +232,7 @@ struct coll_ring_entry *ring_entry(const struct coll_call *c);   /* mine for thi
 void ring_publish(const struct coll_call *c, const void *src, size_t n);
 void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n);
 void ring_done(const struct coll_call *c);   /* every member, after its last take of the call */
-/* Need c->bcast_ring and at most COLL_BCAST_SHM_BYTES published; bcast_shm
+/* Need c->bcast_ring and at most COLL_RING_BYTES published; bcast_shm
  * updates the root's dest too (team calls). */
 void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
 void alltoall_shm(const struct coll_call *c, void *dest, const void *src, size_t block);
@@ -237,7 +240,7 @@ void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size
 void bcast_scatter_allgather(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
 
 void reduce_flat(const struct coll_call *c, const struct coll_reduce *r);
-void reduce_shm(const struct coll_call *c, const struct coll_reduce *r);   /* needs c->bcast_ring, <= COLL_BCAST_SHM_BYTES */
+void reduce_shm(const struct coll_call *c, const struct coll_reduce *r);   /* needs c->bcast_ring, <= COLL_RING_BYTES */
 void reduce_recdbl(const struct coll_call *c, const struct coll_reduce *r);
 void reduce_recdbl_ls(const struct coll_call *c, const struct coll_reduce *r);
 void reduce_ring(const struct coll_call *c, const struct coll_reduce *r);
@@ -260,7 +263,7 @@ SHOAL_INLINE size_t blk_span(const struct coll_blocks *b, int i, int j)
     return j > i ? blk_off(b, j - 1) + blk_len(b, j - 1) - blk_off(b, i) : 0;
 }
 void collect_linear(const struct coll_call *c, const struct coll_blocks *b);
-void fcollect_shm(const struct coll_call *c, const struct coll_blocks *b);   /* equal blocks, <= COLL_BCAST_SHM_BYTES */
+void fcollect_shm(const struct coll_call *c, const struct coll_blocks *b);   /* equal blocks, <= COLL_RING_BYTES */
 /* Every member's size into off/len; true when the blocks also moved (all fit a ring entry). */
 bool collect_shm(const struct coll_call *c, void *dest, const void *src, size_t mine, size_t *off, size_t *len);
 void collect_ring(const struct coll_call *c, const struct coll_blocks *b);

@@ -9,11 +9,13 @@
  * its dest is free. */
 #include "coll_internal.h"
 
-enum { SIZE_BYTES = sizeof(uint64_t), FITS = COLL_BCAST_SHM_BYTES - SIZE_BYTES };
+/* The small limit whatever the crowding: the round's "does everything fit"
+ * must come out the same on every member, from the entries alone. */
+enum { SIZE_BYTES = sizeof(uint64_t), FITS = COLL_RING_SMALL - SIZE_BYTES };
 
 bool collect_shm(const struct coll_call *c, void *dest, const void *src, size_t mine, size_t *off, size_t *len)
 {
-    unsigned char entry[COLL_BCAST_SHM_BYTES];
+    unsigned char entry[COLL_RING_SMALL];
     uint64_t size = mine;
     memcpy(entry, &size, SIZE_BYTES);
     if (mine <= FITS)

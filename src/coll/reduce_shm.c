@@ -10,7 +10,7 @@
 
 void reduce_shm(const struct coll_call *c, const struct coll_reduce *r)
 {
-    _Alignas(16) unsigned char theirs[COLL_BCAST_SHM_BYTES];   /* ring data is only 8-byte aligned */
+    _Alignas(16) unsigned char theirs[COLL_RING_BYTES];   /* ring data is only 8-byte aligned */
     size_t bytes = r->count * r->elem;
     ring_publish(c, r->src, bytes);
     ring_take(c, 0, r->dest, 0, bytes);   /* my own published copy when I am member 0: dest may be src */

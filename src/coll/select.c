@@ -282,6 +282,19 @@ static double collect_cost(enum coll_alg a, const struct coll_shape *s, const st
     }
 }
 
+/* Bytes auto publishes through a ring (ring.c).  With more PEs than cores
+ * a ring form's one round beats any exchange whose steps wait for
+ * descheduled partners, up to a whole entry (8 PEs on 2 cores, 3
+ * alternating runs, us: broadcast 1 KiB 11.3-14.8 -> 2.9-3.0, alltoall
+ * 64 B 18.5-29.2 -> 12.6-13.8, 256 B 14.7-26.3 -> 9.2-10.8, sum-reduce
+ * 512 B 14.6-20.0 -> 12.8-16.9); with a core each, copying straight into
+ * the dests wins beyond COLL_RING_SMALL (2 PEs, broadcast 2 KiB 0.21-0.24
+ * against 0.30-0.40, fcollect 0.27-0.29 against 0.31-0.44). */
+static size_t ring_limit(const struct coll_shape *s)
+{
+    return model_for(s).crowded ? COLL_RING_BYTES : COLL_RING_SMALL;
+}
+
 static enum coll_alg cheapest(double (*cost)(enum coll_alg, const struct coll_shape *, const struct model *),
                               const enum coll_alg *cands, int k, const struct coll_shape *s)
 {
@@ -355,7 +368,7 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
     case K_BCAST:
         /* Published in the root's ring, copied out by each member: no
          * arrival handshake (measured at the end of this file) */
-        if (a == A_AUTO && s->shm && s->bytes <= COLL_BCAST_SHM_BYTES)
+        if (a == A_AUTO && s->shm && s->bytes <= ring_limit(s))
             return A_SHM;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_LINEAR, A_BINOMIAL, A_SCATTER_ALLGATHER};
@@ -365,7 +378,7 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
     case K_REDUCE:
         /* One round through the ring beats log2 P waits for descheduled
          * partners (measured at the end of this file) */
-        if (a == A_AUTO && s->shm && s->bytes <= COLL_BCAST_SHM_BYTES && model_for(s).crowded)
+        if (a == A_AUTO && s->shm && s->bytes <= COLL_RING_BYTES && model_for(s).crowded)
             return A_SHM;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_RECDBL, A_FLAT, A_RSAG, A_RING};
@@ -378,7 +391,7 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
          * round, nobody waits to write (fcollect_shm.c, collect_shm.c).
          * A collect asks before the sizes are known (bytes 0): its ring
          * round learns them, and moves the data when every block fits. */
-        if (a == A_AUTO && s->shm && s->bytes <= COLL_BCAST_SHM_BYTES && (k == K_FCOLLECT || s->bytes == 0))
+        if (a == A_AUTO && s->shm && (k == K_FCOLLECT ? s->bytes <= ring_limit(s) : s->bytes == 0))
             return A_SHM;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_LINEAR, A_BRUCK, A_RECDBL, A_RING};
@@ -388,7 +401,7 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
     case K_ALLTOALL:
     default:
         /* the ring's one round beats pairwise exchange's two when it fits */
-        if (a == A_SHM || (a == A_AUTO && s->shm && (size_t)s->n * s->bytes <= COLL_BCAST_SHM_BYTES))
+        if (a == A_SHM || (a == A_AUTO && s->shm && (size_t)s->n * s->bytes <= ring_limit(s)))
             return A_SHM;
         return A_PAIRWISE;
     }
