@@ -9,11 +9,6 @@ struct shoal_ctx shoal_coll_ctx = {.team = &shoal_team_world, .awaited = true};
 
 enum { ACTIVE_MIN_WRK = 16 };   /* SHMEM_REDUCE_MIN_WRKDATA_SIZE */
 
-/* Below this many bytes recursive doubling exchanges copies through
- * scratch (one latency per step); above it, and when the team shares
- * memory, partners reduce in each other's dest ("left computes"). */
-static const size_t RECDBL_LS_BYTES = 16384;
-
 bool coll_spans_hosts(struct shoal_team *t)
 {
     if (t->n_pes < 3 || (t->all_local && coll_fake_hosts == 0))
@@ -24,7 +19,8 @@ bool coll_spans_hosts(struct shoal_team *t)
 
 static struct coll_shape shape_of(const struct coll_call *c, size_t bytes)
 {
-    return (struct coll_shape){.n = c->n, .bytes = bytes, .shm = c->shm, .scratch = c->buf_bytes};
+    return (struct coll_shape){.n = c->n, .bytes = bytes, .shm = c->shm, .scratch = c->buf_bytes, .lines = c->line,
+                               .ring = c->bcast_ring};
 }
 
 /* The same call with its flags moved to another set of words (a phase). */
@@ -60,7 +56,7 @@ void coll_reduce_run(const struct coll_call *c, const struct coll_reduce *r)
     case A_RSAG: reduce_rsag(c, r); break;
     default:
     recdbl:
-        if (c->shm && s.bytes > RECDBL_LS_BYTES)
+        if (c->shm && s.bytes > COLL_RECDBL_LS_BYTES)
             reduce_recdbl_ls(c, r);
         else
             reduce_recdbl(c, r);

@@ -312,7 +312,12 @@ struct coll_shape {
     bool shm;              /* load/store reachable */
     bool multi_host;       /* team spans hosts (or fake hosts) */
     size_t scratch;        /* receive scratch available */
+    bool lines;            /* line mailboxes (team calls): a few bytes travel with their signal */
+    bool ring;             /* a publish ring (whole-team calls, ring.c) */
 };
+/* Above this many bytes on shared memory recursive doubling reduces in the
+ * partner's dest ("left computes", reduce_recdbl_ls.c), through no scratch. */
+enum { COLL_RECDBL_LS_BYTES = 16384 };
 enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s);
 void coll_collect_run(const struct coll_call *c, enum coll_kind k, const struct coll_blocks *b, size_t avg);
 const char *coll_alg_name(enum coll_alg a);

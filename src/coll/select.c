@@ -209,9 +209,9 @@ enum { COLL_NET_INLINE_BYTES = 32 };
 static double piece_steps(const struct coll_shape *s, double bytes, double regions)
 {
     double room = s->scratch / regions;
-    if (s->shm || !s->scratch || room <= 0 || bytes <= room)
+    if (!s->scratch || room <= 0 || bytes <= room)
         return 1;
-    return 2 * ceil(bytes / room) - 1;
+    return s->shm ? ceil(bytes / room) : 2 * ceil(bytes / room) - 1;
 }
 
 /* One step carrying `bytes` (a piece of them when the scratch is short). */
@@ -219,7 +219,9 @@ static double step(const struct coll_shape *s, const struct model *m, double byt
 {
     double room = s->scratch ? s->scratch / regions : bytes;
     double piece = bytes < room ? bytes : room;
-    return s->shm || piece <= COLL_NET_INLINE_BYTES ? m->a : 3 * m->a;
+    if (s->shm)
+        return 2 * m->a;   /* the data's lines, then the signal's */
+    return piece <= COLL_NET_INLINE_BYTES ? m->a : 3 * m->a;
 }
 
 static double reduce_cost(enum coll_alg a, const struct coll_shape *s, const struct model *m)
@@ -237,9 +239,10 @@ static double reduce_cost(enum coll_alg a, const struct coll_shape *s, const str
             return 2 * m->a + (P - 1) * n * (2 * m->b + m->g);
         return 2 * P * m->a + w * (P - 1) * n * (4 * m->b + m->g);
     case A_RECDBL:
-        if (s->shm && n <= COLL_LINE_BYTES)
+        if (s->shm && n <= COLL_LINE_BYTES && s->lines)
             return (L + f) * m->a_line * pair;
-        return (L + f) * step(s, m, n, regions) * pair * piece_steps(s, n, regions) +
+        return (L + f) * step(s, m, n, regions) * pair *
+                   (s->shm && n > COLL_RECDBL_LS_BYTES ? 1 : piece_steps(s, n, regions)) +
                w * n * L * (m->copy * m->b + m->g);
     case A_BRUCK:
         return (L + f) * step(s, m, n, regions) * pair * piece_steps(s, n, regions) +
@@ -292,7 +295,7 @@ static double collect_cost(enum coll_alg a, const struct coll_shape *s, const st
  * against 0.30-0.40, fcollect 0.27-0.29 against 0.31-0.44). */
 static size_t ring_limit(const struct coll_shape *s)
 {
-    return model_for(s).crowded ? COLL_RING_BYTES : COLL_RING_SMALL;
+    return model_for(s).crowded && s->ring ? COLL_RING_BYTES : COLL_RING_SMALL;
 }
 
 static enum coll_alg cheapest(double (*cost)(enum coll_alg, const struct coll_shape *, const struct model *),
@@ -324,6 +327,7 @@ enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
     struct coll_shape key;
     memset(&key, 0, sizeof key);   /* padding too, for memcmp */
     key.n = s->n, key.bytes = s->bytes, key.shm = s->shm, key.multi_host = s->multi_host, key.scratch = s->scratch;
+    key.lines = s->lines, key.ring = s->ring;
     if (last[k].generation != generation || memcmp(&last[k].s, &key, sizeof key)) {
         last[k].s = key;
         last[k].a = choose(k, &key);
@@ -378,7 +382,7 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
     case K_REDUCE:
         /* One round through the ring beats log2 P waits for descheduled
          * partners (measured at the end of this file) */
-        if (a == A_AUTO && s->shm && s->bytes <= COLL_RING_BYTES && model_for(s).crowded)
+        if (a == A_AUTO && s->shm && s->ring && s->bytes <= COLL_RING_BYTES && model_for(s).crowded)
             return A_SHM;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_RECDBL, A_FLAT, A_RSAG, A_RING};
@@ -478,4 +482,13 @@ void shoal_team_barrier(struct shoal_team *t)
  * --op=reduce`, 5 alternating runs, medians, us): recdbl against the ring
  * (reduce_shm.c) at 4 PEs 5.86 / 4.12 (8 B), 4.00 / 2.90 (512 B); 8 PEs
  * 16.6 / 10.4 (8 B), 12.8 / 8.6 (64 B); 16 PEs 56 / 35 (8 B).  At 2 PEs
- * with a core each the ring is slower (0.17-0.18 against 0.13-0.16). */
+ * with a core each the ring is slower (0.17-0.18 against 0.13-0.16).
+ * Reductions through scratch on shared memory (session 12, OSU float sum
+ * on active sets, osu_reduce_teams alg1): a step is the data's lines, then
+ * the signal's (2a), and a vector longer than a region of the pWrk goes in
+ * as many steps; the model had priced one step of a per exchange and
+ * picked recdbl, then chunked through a pWrk of half the vector.  2 PEs,
+ * us, before / after: 64 B 0.39-0.45 / 0.17-0.23, 256 B 0.73-0.83 / 0.20-
+ * 0.25; 4 PEs on 2 cores 32 B 12.8-17.0 / 3.3-6.1, 256 B 43-44 / 2.7-6.0;
+ * 8 PEs 64 B 152-179 / 14-18 (the flat tree now, everywhere up to 4 KiB
+ * with more PEs than cores). */
