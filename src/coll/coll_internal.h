@@ -59,10 +59,16 @@ enum { COLL_LINES = 2 * 34, COLL_LINE_BYTES = 56 };
  * An entry holds COLL_RING_BYTES; auto publishes up to COLL_RING_SMALL
  * when every PE has a core (beyond it copying straight into the dests wins)
  * and up to a whole entry when PEs outnumber cores (select.c, ring_limit). */
-enum { COLL_BCAST_RING = 4, COLL_RING_BYTES = 4088, COLL_RING_SMALL = 504 };
+enum { COLL_BCAST_RING = 4, COLL_RING_BYTES = 4088, COLL_RING_SMALL = 504, COLL_RING_HEAD = 56 };
+enum { COLL_RING_TAIL = COLL_RING_BYTES - COLL_RING_HEAD };
+/* An entry's first COLL_RING_HEAD bytes share the stamp's line, the rest
+ * lie in the entry's tail (coll_area.ring_tail), so the four entries'
+ * heads share a page: a call of a few bytes maps one page of each peer,
+ * not four (16 PEs on 2 cores: the first sum-reduces of 8 B took 85-111
+ * us while each PE faulted in four pages of every peer, 30 with one). */
 struct coll_ring_entry {
     uint64_t ready;                                /* epoch of the call published here */
-    unsigned char data[COLL_RING_BYTES];           /* the first 56 bytes share ready's line */
+    unsigned char data[COLL_RING_HEAD];            /* the head of the data */
     _Alignas(64) uint64_t arrived;                 /* members that entered, when the root must know */
 };
 
@@ -74,6 +80,7 @@ struct coll_area {
     struct coll_line line[COLL_BANKS][COLL_LINES] __attribute__((aligned(64)));
     struct coll_ring_entry bcast_ring[COLL_BCAST_RING];
     _Alignas(64) uint64_t ring_taken[COLL_BCAST_RING];   /* per entry index: epoch of my last ring call there */
+    _Alignas(64) unsigned char ring_tail[COLL_BCAST_RING][COLL_RING_TAIL];   /* entries' data past the head */
     _Alignas(64) char buf[];                  /* receive scratch of the scratch-based algorithms */
 };
 #define COLL_AREA_BUF_BYTES (SHOAL_COLL_SCRATCH_BYTES - sizeof(struct coll_area))
@@ -94,6 +101,7 @@ struct coll_call {
     struct coll_line *line;      /* COLL_LINES one-line mailboxes (team calls only, else NULL) */
     uint64_t *line_seen;
     struct coll_ring_entry *bcast_ring;   /* whole-team calls only, else NULL */
+    unsigned char (*ring_tail)[COLL_RING_TAIL];   /* my ring's tails */
     uint64_t *ring_last_use;     /* per entry of my ring: epoch of the call that last published there */
     uint64_t *ring_arrivals;     /* per entry of my ring: members' arrivals it has counted (bcast_shm.c) */
     uint64_t *ring_taken;        /* my ring_taken words (slot 0) */

@@ -27,13 +27,36 @@ static void await_taken(const struct coll_call *c, size_t entry, uint64_t epoch)
     }
 }
 
+/* Data in and out of an entry: head line first, then the tail. */
+static void entry_write(const struct coll_call *c, size_t entry, const void *src, size_t n)
+{
+    size_t head = n < COLL_RING_HEAD ? n : COLL_RING_HEAD;
+    memcpy(c->bcast_ring[entry].data, src, head);
+    if (n > head)
+        memcpy(c->ring_tail[entry], (const char *)src + head, n - head);
+}
+
+static void entry_read(const struct coll_call *c, const struct coll_ring_entry *e, int pe, size_t entry,
+                       void *dest, size_t off, size_t n)
+{
+    if (off < COLL_RING_HEAD) {
+        size_t head = n < COLL_RING_HEAD - off ? n : COLL_RING_HEAD - off;
+        memcpy(dest, e->data + off, head);
+        dest = (char *)dest + head;
+        off += head;
+        n -= head;
+    }
+    if (n)
+        memcpy(dest, (const char *)shoal_ptr(c->ring_tail[entry], pe) + (off - COLL_RING_HEAD), n);
+}
+
 void ring_publish(const struct coll_call *c, const void *src, size_t n)
 {
     size_t entry = c->epoch % COLL_BCAST_RING;
     struct coll_ring_entry *e = &c->bcast_ring[entry];
     if (c->ring_last_use[entry])
         await_taken(c, entry, c->ring_last_use[entry]);
-    memcpy(e->data, src, n);
+    entry_write(c, entry, src, n);
     __atomic_store_n(&e->ready, c->epoch, __ATOMIC_RELEASE);
     c->ring_last_use[entry] = c->epoch;
     for (int i = 0; i < c->n; i++)
@@ -43,10 +66,11 @@ void ring_publish(const struct coll_call *c, const void *src, size_t n)
 
 void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n)
 {
-    const struct coll_ring_entry *e = shoal_ptr(ring_entry(c), cc_pe(c, owner));
+    int pe = cc_pe(c, owner);
+    const struct coll_ring_entry *e = shoal_ptr(ring_entry(c), pe);
     if (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch)
         SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch);
-    memcpy(dest, e->data + off, n);
+    entry_read(c, e, pe, c->epoch % COLL_BCAST_RING, dest, off, n);
 }
 
 void ring_done(const struct coll_call *c)
