@@ -44,18 +44,17 @@ void coll_reduce_run(const struct coll_call *c, const struct coll_reduce *r)
     }
     struct coll_shape s = shape_of(c, r->count * r->elem);
     switch (coll_choose(K_REDUCE, &s)) {
+    case A_FLAT: reduce_flat(c, r); break;
+    case A_RING: reduce_ring(c, r); break;
+    case A_BRUCK: reduce_bruck(c, r); break;
+    case A_RSAG: reduce_rsag(c, r); break;
     case A_SHM:
         if (c->bcast_ring && c->shm && s.bytes <= COLL_RING_BYTES) {
             reduce_shm(c, r);
             break;
         }
-        goto recdbl;   /* not applicable here (an active set, a phase of a hierarchy) */
-    case A_FLAT: reduce_flat(c, r); break;
-    case A_RING: reduce_ring(c, r); break;
-    case A_BRUCK: reduce_bruck(c, r); break;
-    case A_RSAG: reduce_rsag(c, r); break;
+        __attribute__((fallthrough));   /* no ring here (an active set, a phase of a hierarchy) */
     default:
-    recdbl:
         if (c->shm && s.bytes > COLL_RECDBL_LS_BYTES)
             reduce_recdbl_ls(c, r);
         else
