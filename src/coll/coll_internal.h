@@ -65,7 +65,7 @@ enum { COLL_RING_TAIL = COLL_RING_BYTES - COLL_RING_HEAD };
  * lie in the entry's tail (coll_area.ring_tail), so the four entries'
  * heads share a page: a call of a few bytes maps one page of each peer,
  * not four (16 PEs on 2 cores: the first sum-reduces of 8 B took 85-111
- * us while each PE faulted in four pages of every peer, 30 with one). */
+ * us while each PE faulted in four pages of every peer, 24-28 with one). */
 struct coll_ring_entry {
     uint64_t ready;                                /* epoch of the call published here */
     unsigned char data[COLL_RING_HEAD];            /* the head of the data */
