@@ -29,6 +29,7 @@ struct shoal_psync {
     uint64_t barrier[SHOAL_PSYNC_ROUNDS];   /* dissemination and tree barriers */
     uint64_t arrive;      /* shared-memory barrier: arrivals counter (on the team's first PE) */
     uint64_t release;     /* shared-memory barrier: epoch released (on the team's first PE) */
+    uint64_t first_left;  /* shared-memory barrier: epoch the team's first PE has left (on it) */
     _Alignas(64) char coll[SHOAL_COLL_SCRATCH_BYTES];
 };
 extern int coll_team_ext;   /* the collectives' extension id */
