@@ -2,8 +2,11 @@
  * given, with whatever algorithm the library picks (oshtune forces each in
  * turn through SHMEM_<COLL>_ALGORITHM), and checks every result.
  *
- *   oshrun -np P oshtune_probe KIND [--ms MS] [--batches B] BYTES...
+ *   oshrun -np P oshtune_probe KIND [--ms MS] [--batches B] [--env VAR=VALUE]... BYTES...
  *   KIND: barrier, bcast, reduce (long sums), collect, fcollect, alltoall
+ *   --env sets VAR before shmem_init: oshtune forces the algorithm this way
+ *   whatever the launcher (Open MPI's mpirun passes no variable to other
+ *   hosts unless told, srun passes all).
  *
  * PE 0 prints "KIND BYTES US" per size: the median over B batches of the
  * slowest PE's mean time per call, calls back to back (as applications
@@ -153,7 +156,7 @@ static double median_us(struct probe *p, double ms, int batches)
 static int usage(void)
 {
     fprintf(stderr, "usage: oshtune_probe barrier|bcast|reduce|collect|fcollect|alltoall [--ms MS] "
-                    "[--batches B] BYTES...\n");
+                    "[--batches B] [--env VAR=VALUE]... BYTES...\n");
     return 2;
 }
 
@@ -172,6 +175,8 @@ int main(int argc, char **argv)
             ms = atof(argv[first + 1]);
         else if (!strcmp(argv[first], "--batches"))
             batches = atoi(argv[first + 1]);
+        else if (!strcmp(argv[first], "--env") && strchr(argv[first + 1], '='))
+            putenv(argv[first + 1]);
         else
             return usage();
     batches = batches < 1 ? 1 : batches > 64 ? 64 : batches;

@@ -2,13 +2,13 @@
 # Run a Shoal program across several "hosts" made of network namespaces on
 # this machine (see netns.sh), through a real launcher, then tear it all down.
 #
-#   run_mh.sh [--ppn 2,2] [--map block|rr] [--launcher ompi|hydra|oshrun|ompi-oshmem]
+#   run_mh.sh [--ppn 2,2 | --hosts N] [--map block|rr] [--launcher ompi|hydra|oshrun|ompi-oshmem]
 #             [--timeout SEC] [-x VAR=VALUE]... [--unreachable-host I] [--own-cores]
 #             -- program [args...]
 #
 # --ppn gives the PEs of each host (2,2 = two hosts with two PEs each; uneven
-# counts are fine).  block: PEs 0..k-1 on the first host, and so on; rr:
-# round-robin over the hosts.  Exit status: the launcher's, 77 when the
+# counts are fine); --hosts N is N hosts of one PE each.  block: PEs 0..k-1
+# on the first host, and so on; rr: round-robin over the hosts.  Exit status: the launcher's, 77 when the
 # launcher is not installed (ctest: skipped), 1 when namespaces cannot be made.
 # --unreachable-host I (1-based) makes host I's PEs publish an address on a
 # link of their own that no other host can route to (failure tests).
@@ -34,6 +34,7 @@ own_cores=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --ppn) ppn=$2; shift 2 ;;
+    --hosts) ppn=$(yes 1 | head -n "$2" | paste -sd,); shift 2 ;;
     --map) map=$2; shift 2 ;;
     --launcher) launcher=$2; shift 2 ;;
     --timeout) tmo=$2; shift 2 ;;
