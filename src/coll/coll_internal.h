@@ -60,8 +60,9 @@ enum { COLL_LINES = 2 * 34, COLL_LINE_BYTES = 56 };
  * An entry holds COLL_RING_BYTES; auto publishes up to COLL_RING_SMALL
  * when every PE has a core (beyond it copying straight into the dests wins)
  * and up to a whole entry when PEs outnumber cores (select.c, ring_limit). */
-enum { COLL_BCAST_RING = 4, COLL_RING_BYTES = 4088, COLL_RING_SMALL = 504, COLL_RING_HEAD = 56 };
-enum { COLL_RING_TAIL = COLL_RING_BYTES - COLL_RING_HEAD };
+enum { COLL_BCAST_RING = 4, COLL_RING_BYTES = 4096, COLL_RING_SMALL = 512, COLL_RING_HEAD = 56 };
+/* A tail row is a whole number of lines (64) at least COLL_RING_BYTES - COLL_RING_HEAD long. */
+enum { COLL_RING_TAIL = (COLL_RING_BYTES - COLL_RING_HEAD + 63) / 64 * 64 };
 /* An entry's first COLL_RING_HEAD bytes share the stamp's line, the rest
  * lie in the entry's tail (coll_area.ring_tail), so the four entries'
  * heads share a page: a call of a few bytes maps one page of each peer,
