@@ -381,8 +381,13 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
         return a;
     case K_REDUCE:
         /* One round through the ring beats log2 P waits for descheduled
-         * partners (measured at the end of this file) */
-        if (a == A_AUTO && s->shm && s->ring && s->bytes <= COLL_RING_BYTES && model_for(s).crowded)
+         * partners (measured at the end of this file), up to half an
+         * entry: each member combines all P vectors, and at 4 KiB the flat
+         * tree's P - 1 combines at the root won (3 alternating runs, flat
+         * against shm: 4 PEs on 2 cores 5.2-7.9 against 6.3-12.8 us, 8 PEs
+         * 11.0-14.2 against 14.7-20.5; at 1 KiB within noise, at 2 KiB shm
+         * ahead at 4 PEs, 4.2 against 4.8) */
+        if (a == A_AUTO && s->shm && s->ring && s->bytes <= COLL_RING_BYTES / 2 && model_for(s).crowded)
             return A_SHM;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_RECDBL, A_FLAT, A_RSAG, A_RING};
