@@ -7,6 +7,8 @@
                                   files differing only in comments and aliases agree
     tuning_test.py BIN oshtune    oshtune --quick writes rules that parse, run right, and
                                   decide what runs
+    tuning_test.py BIN oshtune_fails  where no probe runs, oshtune exits non-zero, says
+                                  why, and leaves the file it was given alone
 
 BIN holds oshrun, oshtune and oshtune_probe.  Which algorithm ran comes from
 the profile (SHOAL_PROFILE: a row per routine and algorithm)."""
@@ -168,8 +170,29 @@ def oshtune():
             expect_alg(2, max(8, (lo + 7) // 8 * 8), env, w[4])
 
 
+def oshtune_fails():
+    """Where nothing runs (here an oshrun that always fails), oshtune says so,
+    exits non-zero and leaves the file it was given as it was."""
+    fake = os.path.join(WORK, "fakebin")
+    os.makedirs(fake)
+    with open(os.path.join(fake, "oshrun"), "w") as f:
+        f.write("#!/bin/sh\necho 'oshrun: cannot start the job' >&2\nexit 3\n")
+    os.chmod(os.path.join(fake, "oshrun"), 0o755)
+    os.symlink(os.path.join(BIN, "oshtune_probe"), os.path.join(fake, "oshtune_probe"))
+    out = rules("kept.rules", "reduce shm pes=2 ring\n")
+    r = subprocess.run([os.path.join(BIN, "oshtune"), "--quick", "--kinds", "reduce", "--bin", fake, "--out", out],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode == 0 or "no algorithm ran right" not in r.stderr or "cannot start the job" not in r.stderr:
+        fails.append("oshtune where nothing runs: status %d, want non-zero naming the failure\n%s"
+                     % (r.returncode, r.stderr))
+    with open(out) as f:
+        if f.read() != "reduce shm pes=2 ring\n":
+            fails.append("oshtune where nothing runs rewrote %s" % out)
+
+
 def main():
-    tests = {"choice": choice, "malformed": malformed, "mismatch": mismatch, "oshtune": oshtune}
+    tests = {"choice": choice, "malformed": malformed, "mismatch": mismatch, "oshtune": oshtune,
+             "oshtune_fails": oshtune_fails}
     for name in sys.argv[2:]:
         tests[name]()
     if fails:
