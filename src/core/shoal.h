@@ -155,14 +155,23 @@ struct shoal_waiter {
 void shoal_wait_init(void);   /* at init: registers this process for the sleepers' fence */
 void shoal_waiter_pause(struct shoal_waiter *w);
 void shoal_waiter_done(struct shoal_waiter *w);
-/* ~2 us of polls with no pause: a reply in flight is seen at once.  Not
- * with more PEs than cores: the PE we wait for may need this core, so go
- * straight to the pausing loop, which yields (4 and 8 PEs on 2 cores,
+/* ~2 us of polls, each after a pause: a reply in flight is seen at once.
+ * The pause matters where the writer is a hardware thread of the same core
+ * (or a vCPU the host runs as one): a spin without it takes the core's
+ * issue slots from the very PE that is about to write (2 PEs, 8-byte
+ * ping-pong one way, 6 alternating runs: 59-65 ns -> 53-56, the machine's
+ * cache-line ping-pong with a pause 54; spinning without one, 255).  A
+ * job across hosts keeps 2048 looks without a pause (every 256th a socket
+ * poll, below): with the pauses its 1 x 1 large operations looked 20%
+ * slower in 4 alternating rounds, unexplained, so that path stays as it
+ * was measured.  Not with more PEs than cores: the PE we wait for may need
+ * this core, so go straight to the pausing loop, which yields (4 and 8 PEs on 2 cores,
  * medians of 4 runs with a 16-poll spin against 2048: broadcast 8 B 3.0 ->
  * 2.3 us, barrier 3.9 -> 2.9, reduce 8 B at 8 PEs 16.3 -> 11.5; with none
  * at all, the same within noise). */
-enum { SHOAL_WAIT_TIGHT = 2048 };
-#define SHOAL_WAIT_TIGHT_NOW (shoal.oversubscribed ? 1 : SHOAL_WAIT_TIGHT)
+enum { SHOAL_WAIT_TIGHT = 64, SHOAL_WAIT_TIGHT_REMOTE = 2048 };
+#define SHOAL_WAIT_TIGHT_NOW \
+    (shoal.oversubscribed ? 1 : shoal_remote ? SHOAL_WAIT_TIGHT_REMOTE : SHOAL_WAIT_TIGHT)
 /* In a job across hosts the polls also read the network every
  * SHOAL_WAIT_TIGHT_POLL of them, unless the wait is for a PE of this
  * machine: on a provider with manual progress (net, tcp) a message already
@@ -177,9 +186,12 @@ enum { SHOAL_WAIT_TIGHT_POLL = 256 };
     do {                                                                \
         int shoal_tight_ = SHOAL_WAIT_TIGHT_NOW;                        \
         bool shoal_net_ = shoal_remote && !(is_local);                  \
-        while ((cond) && --shoal_tight_)                                \
+        while ((cond) && --shoal_tight_) {                              \
+            if (!shoal_remote)                                          \
+                shoal_cpu_relax();                                      \
             if (shoal_net_ && shoal_tight_ % SHOAL_WAIT_TIGHT_POLL == 0) \
                 shoal_poll();                                           \
+        }                                                               \
         if (!shoal_tight_) {                                            \
             struct shoal_waiter shoal_w_ = {.local = (is_local)};       \
             while (cond)                                                \
