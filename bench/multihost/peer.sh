@@ -10,8 +10,11 @@
 #
 #   bench/multihost/peer.sh [--build DIR] [--out FILE] [--report FILE.md]
 #       [--rounds 3] [--iters 200] [--shapes "1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block"]
+#       [--tuning FILE]
 # A shape PPN:MAP:own gives each host cores of its own (run_mh.sh
 # --own-cores; hosts <= cores), as real hosts have: "1,1:block:own 2,2:rr:own".
+# --tuning FILE also runs Shoal under SHOAL_TUNING_FILE=FILE (lib "shoal-tuned",
+# alternating with the others), e.g. the net rules of oshtune --hosts.
 # Needs root (namespaces) and Open MPI with oshmem (apt-get install
 # openmpi-bin libopenmpi-dev); without the latter it measures Shoal alone.
 set -u
@@ -23,6 +26,7 @@ report=
 rounds=3
 iters=200
 shapes="1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block"
+tuning=
 while [ $# -gt 0 ]; do
     case "$1" in
     --build) build=$2; shift 2 ;;
@@ -31,7 +35,8 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --iters) iters=$2; shift 2 ;;
     --shapes) shapes=$2; shift 2 ;;
-    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+    --tuning) tuning=$(realpath "$2"); shift 2 ;;
+    *) sed -n '2,19p' "$0" >&2; exit 2 ;;
     esac
 done
 [ -x "$build/bin/oshcc" ] || { echo "peer.sh: no $build/bin/oshcc; build Shoal first" >&2; exit 1; }
@@ -39,8 +44,12 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 "$build/bin/oshcc" -O2 -o "$bin/shoal" "$here/mh_peer.c" || exit 1
 libs="shoal"
+if [ -n "$tuning" ]; then
+    [ -r "$tuning" ] || { echo "peer.sh: --tuning $tuning cannot be read" >&2; exit 1; }
+    libs="shoal shoal-tuned"
+fi
 if command -v oshcc >/dev/null && oshcc --showme >/dev/null 2>&1 && oshcc -O2 -o "$bin/openmpi" "$here/mh_peer.c"; then
-    libs="shoal openmpi"
+    libs="$libs openmpi"
 else
     echo "peer.sh: Open MPI's oshcc is missing or cannot build mh_peer.c: Shoal alone" >&2
 fi
@@ -52,13 +61,14 @@ rawf=$bin/raw.jsonl
 
 # one LIB SHAPE ROUND: one job, its lines tagged.
 one() {
-    local lib=$1 shape=$2 r=$3 launcher=ompi own=()
+    local lib=$1 shape=$2 r=$3 launcher=ompi own=() prog=$1 env=()
     [ "$lib" = openmpi ] && launcher=ompi-oshmem
+    [ "$lib" = shoal-tuned ] && prog=shoal env=(-x "SHOAL_TUNING_FILE=$tuning")
     local ppn map
     IFS=: read -r ppn map extra <<<"$shape"
     [ "${extra:-}" = own ] && own=(--own-cores)
-    "$root/tests/multihost/run_mh.sh" --launcher $launcher --ppn "$ppn" --map "$map" "${own[@]}" --timeout 600 \
-        -- "$bin/$lib" "$iters" 2>"$bin/err" | grep '^{' |
+    "$root/tests/multihost/run_mh.sh" --launcher $launcher --ppn "$ppn" --map "$map" "${own[@]}" "${env[@]}" \
+        --timeout 600 -- "$bin/$prog" "$iters" 2>"$bin/err" | grep '^{' |
         sed "s/}\$/,\"lib\":\"$lib\",\"shape\":\"$shape\",\"round\":$r}/" | tee -a "$rawf"
     grep -m3 'wrong result\|error' "$bin/err" >&2
     echo "peer.sh: $lib $shape round $r done" >&2

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Table of peer.sh's JSON lines: per shape and operation the median over
 rounds for Shoal and Open MPI, and Shoal/Open MPI (for bandwidth, Open
-MPI/Shoal, so below 1.0 always means Shoal is better).  Markdown on stdout.
+MPI/Shoal, so below 1.0 always means Shoal is better).  With peer.sh
+--tuning, a second table: Shoal under the tuning file against Shoal without
+it.  Markdown on stdout.
     peer_report.py RAW.jsonl"""
 import json
 import statistics
@@ -13,6 +15,22 @@ OPS = ["put 8 B", "get 8 B", "fetch-add", "ping-pong one-way", "barrier", "sum-r
 NAMES = {"1,1:block": "1x1", "2,2:rr": "2x2 rr", "4,4:block": "2x4 block", "2,2,2,2:block": "4x2",
          "2,2,2,2,2,2,2,2:block": "8x2", "8,8:block": "2x8 block",
          "1,1:block:own": "1x1 own cores", "2,2:rr:own": "2x2 rr own cores", "4,4:block:own": "2x4 own cores"}
+
+
+def table(med, shapes, a_lib, a_name, b_lib, b_name):
+    """One row per operation: a, b and a/b per shape (b/a for bandwidth)."""
+    print("| operation |" + "".join(f" {NAMES.get(s, s)}: {a_name} | {b_name} | ratio |" for s in shapes))
+    print("|---|" + "---|---|---|" * len(shapes))
+    for op in OPS:
+        row = f"| {op} |"
+        for s in shapes:
+            a, b = med.get((a_lib, s, op)), med.get((b_lib, s, op))
+            fmt = (lambda v: f"{v:.2f}") if "bandwidth" in op else (lambda v: f"{v:.0f}" if v >= 10 else f"{v:.1f}")
+            ratio = (b / a if "bandwidth" in op else a / b) if a and b else None
+            row += f" {fmt(a) if a is not None else '-'} | {fmt(b) if b is not None else '-'} |"
+            row += f" {ratio:.2f} |" if ratio is not None else " - |"
+        print(row)
+    print()
 
 
 def main():
@@ -56,19 +74,11 @@ def main():
               f"{writes[1]:.1f} us with FI_DELIVERY_COMPLETE")
     print(f"Machine load (1-min average): {', '.join(loads)}; data check failures: {failures}")
     print()
-    head = "| operation |" + "".join(f" {NAMES.get(s, s)}: Shoal | Open MPI | ratio |" for s in shapes)
-    print(head)
-    print("|---|" + "---|---|---|" * len(shapes))
-    for op in OPS:
-        row = f"| {op} |"
-        for s in shapes:
-            a, b = med.get(("shoal", s, op)), med.get(("openmpi", s, op))
-            fmt = (lambda v: f"{v:.2f}") if "bandwidth" in op else (lambda v: f"{v:.0f}" if v >= 10 else f"{v:.1f}")
-            ratio = (b / a if "bandwidth" in op else a / b) if a and b else None
-            row += f" {fmt(a) if a is not None else '-'} | {fmt(b) if b is not None else '-'} |"
-            row += f" {ratio:.2f} |" if ratio is not None else " - |"
-        print(row)
-    print()
+    table(med, shapes, "shoal", "Shoal", "openmpi", "Open MPI")
+    if any(k[0] == "shoal-tuned" for k in med):
+        print("Under the tuning file (peer.sh --tuning) against the built-in model:")
+        print()
+        table(med, shapes, "shoal-tuned", "tuned", "shoal", "model")
     print("Latencies in us (median over rounds of: p2p, the median op; collectives, the median over calls of "
           "the slowest PE); bandwidth in GB/s; ratio = Shoal/Open MPI for times, Open MPI/Shoal for bandwidth "
           f"(below 1.0: Shoal better). Rounds per figure: {max((len(v) for v in vals.values()), default=0)}.")
