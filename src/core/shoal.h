@@ -165,8 +165,8 @@ void shoal_waiter_done(struct shoal_waiter *w);
  * poll, below): with the pauses its 1 x 1 large operations looked 20%
  * slower in 4 alternating rounds, unexplained, so that path stays as it
  * was measured.  Not with more PEs than cores: the PE we wait for may need
- * this core, so go straight to the pausing loop, which yields (4 and 8 PEs on 2 cores,
- * medians of 4 runs with a 16-poll spin against 2048: broadcast 8 B 3.0 ->
+ * this core, so go straight to the pausing loop, which yields (4 and 8 PEs
+ * on 2 cores, medians of 4 runs with a 16-poll spin against 2048: broadcast 8 B 3.0 ->
  * 2.3 us, barrier 3.9 -> 2.9, reduce 8 B at 8 PEs 16.3 -> 11.5; with none
  * at all, the same within noise). */
 enum { SHOAL_WAIT_TIGHT = 64, SHOAL_WAIT_TIGHT_REMOTE = 2048 };
@@ -185,9 +185,10 @@ enum { SHOAL_WAIT_TIGHT_POLL = 256 };
 #define SHOAL_WAIT_WHILE_(cond, is_local)                               \
     do {                                                                \
         int shoal_tight_ = SHOAL_WAIT_TIGHT_NOW;                        \
+        bool shoal_pause_ = !shoal_remote;                              \
         bool shoal_net_ = shoal_remote && !(is_local);                  \
         while ((cond) && --shoal_tight_) {                              \
-            if (!shoal_remote)                                          \
+            if (shoal_pause_)                                           \
                 shoal_cpu_relax();                                      \
             if (shoal_net_ && shoal_tight_ % SHOAL_WAIT_TIGHT_POLL == 0) \
                 shoal_poll();                                           \
