@@ -24,7 +24,7 @@
 #include "coll.h"
 
 /* ---- this PE's part of a team's pSync slot (a team extension, group.c) ---- */
-#define SHOAL_COLL_SCRATCH_BYTES 65536   /* struct coll_area; pages nobody touches cost no memory */
+#define SHOAL_COLL_SCRATCH_BYTES 98304   /* struct coll_area; pages nobody touches cost no memory */
 struct shoal_psync {
     uint64_t barrier[SHOAL_PSYNC_ROUNDS];   /* dissemination and tree barriers */
     uint64_t arrive;      /* shared-memory barrier: arrivals counter (on the team's first PE) */
@@ -60,7 +60,7 @@ enum { COLL_LINES = 2 * 34, COLL_LINE_BYTES = 56 };
  * An entry holds COLL_RING_BYTES; auto publishes up to COLL_RING_SMALL
  * when every PE has a core (beyond it copying straight into the dests wins)
  * and up to a whole entry when PEs outnumber cores (select.c, ring_limit). */
-enum { COLL_BCAST_RING = 4, COLL_RING_BYTES = 4096, COLL_RING_SMALL = 512, COLL_RING_HEAD = 56 };
+enum { COLL_BCAST_RING = 4, COLL_RING_BYTES = 8192, COLL_RING_SMALL = 512, COLL_RING_HEAD = 56 };
 /* A tail row is a whole number of lines (64) at least COLL_RING_BYTES - COLL_RING_HEAD long. */
 enum { COLL_RING_TAIL = (COLL_RING_BYTES - COLL_RING_HEAD + 63) / 64 * 64 };
 /* An entry's first COLL_RING_HEAD bytes share the stamp's line, the rest

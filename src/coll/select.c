@@ -285,12 +285,17 @@ static double collect_cost(enum coll_alg a, const struct coll_shape *s, const st
     }
 }
 
+/* Bytes auto reduces through the ring when PEs outnumber cores (K_REDUCE below). */
+enum { REDUCE_SHM_BYTES = 2048 };
+
 /* Bytes auto publishes through a ring (ring.c).  With more PEs than cores
  * a ring form's one round beats any exchange whose steps wait for
  * descheduled partners, up to a whole entry (8 PEs on 2 cores, 3
  * alternating runs, us: broadcast 1 KiB 11.3-14.8 -> 2.9-3.0, alltoall
  * 64 B 18.5-29.2 -> 12.6-13.8, 256 B 14.7-26.3 -> 9.2-10.8, sum-reduce
- * 512 B 14.6-20.0 -> 12.8-16.9); with a core each, copying straight into
+ * 512 B 14.6-20.0 -> 12.8-16.9; with 8 KiB entries instead of 4 KiB,
+ * broadcast 8 KiB 13.3-14.7 -> 0.7-0.9 and alltoall 1 KiB blocks
+ * 15.3-19.0 -> 10.0-12.9); with a core each, copying straight into
  * the dests wins beyond COLL_RING_SMALL (2 PEs, broadcast 2 KiB 0.21-0.24
  * against 0.30-0.40, fcollect 0.27-0.29 against 0.31-0.44). */
 static size_t ring_limit(const struct coll_shape *s)
@@ -381,13 +386,13 @@ static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s)
         return a;
     case K_REDUCE:
         /* One round through the ring beats log2 P waits for descheduled
-         * partners (measured at the end of this file), up to half an
-         * entry: each member combines all P vectors, and at 4 KiB the flat
+         * partners (measured at the end of this file), up to 2 KiB (a
+         * quarter of an entry): each member combines all P vectors, and at 4 KiB the flat
          * tree's P - 1 combines at the root won (3 alternating runs, flat
          * against shm: 4 PEs on 2 cores 5.2-7.9 against 6.3-12.8 us, 8 PEs
          * 11.0-14.2 against 14.7-20.5; at 1 KiB within noise, at 2 KiB shm
          * ahead at 4 PEs, 4.2 against 4.8) */
-        if (a == A_AUTO && s->shm && s->ring && s->bytes <= COLL_RING_BYTES / 2 && model_for(s).crowded)
+        if (a == A_AUTO && s->shm && s->ring && s->bytes <= REDUCE_SHM_BYTES && model_for(s).crowded)
             return A_SHM;
         if (a == A_AUTO) {
             static const enum coll_alg c[] = {A_RECDBL, A_FLAT, A_RSAG, A_RING};

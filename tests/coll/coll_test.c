@@ -95,7 +95,7 @@ static void check_psync(const char *what)
 #define REDUCE_FN(T, name, class, first, last, CALLS)                                                          \
     static void reduce_##class##_##name(const struct team *tm, int salt)                                       \
     {                                                                                                          \
-        static const size_t sizes[] = {0, 1, 3, 17, 512, 513, 1000, 5000, MAXN}; /* 512 longs: a whole ring entry */ \
+        static const size_t sizes[] = {0, 1, 3, 17, 256, 257, 1000, 1024, 1025, 5000, MAXN}; /* longs: 256 auto's ring limit, 1024 an entry */ \
         T *src = (T *)big_a, *dst = (T *)big_b, *want = (T *)ref;                                             \
         for (int op = first; op <= last; op++)                                                                 \
             for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {                                     \
@@ -183,8 +183,8 @@ static void scans(const struct team *tm, int salt)
 
 static void broadcasts(const struct team *tm, int salt)
 {
-    /* 56 / 4096: a ring entry's head and the whole entry (coll_internal.h) */
-    static const size_t sizes[] = {0, 1, 7, 56, 57, 64, 1000, 4096, 4097, 70001};
+    /* 56 / 8192: a ring entry's head and the whole entry (coll_internal.h) */
+    static const size_t sizes[] = {0, 1, 7, 56, 57, 64, 1000, 4096, 4097, 8192, 8193, 70001};
     unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
         for (int r = 0; r < 2; r++)
@@ -223,9 +223,9 @@ static void broadcast_storm(const struct team *tm, int salt)
 
 static void collects(const struct team *tm, int salt)
 {
-    /* 56, 512, 4096: a ring entry's head, what auto publishes with a core per PE, the whole entry;
+    /* 56, 512, 8192: a ring entry's head, what auto publishes with a core per PE, the whole entry;
      * 504: what a collect's first round carries */
-    static const size_t sizes[] = {0, 1, 13, 56, 57, 504, 505, 512, 513, 4096, 4097};
+    static const size_t sizes[] = {0, 1, 13, 56, 57, 504, 505, 512, 513, 4096, 4097, 8192, 8193};
     unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
         check_fcollect(tm, dst, src, sizes[si], salt);
@@ -236,7 +236,7 @@ static void collects(const struct team *tm, int salt)
 static void alltoalls(const struct team *tm, int salt)
 {
     /* then many small ones back to back, the same buffers each time */
-    static const size_t sizes[] = {0, 1, 7, 24, 512, 513, 2000};   /* 8 x 7, 8 x 512: a ring entry's head, a whole entry */
+    static const size_t sizes[] = {0, 1, 7, 24, 512, 513, 1024, 1025, 2000};   /* 8 x 7, 8 x 1024: a ring entry's head, a whole entry */
     enum { FIXED = sizeof sizes / sizeof *sizes };
     unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
     for (size_t si = 0; si < FIXED + (quick ? 20 : 100); si++) {
