@@ -16,6 +16,7 @@ static char static_src[MAX_MSG_SIZE];
 static char static_dst[MAX_MSG_SIZE];
 static long static_word;
 static long pingpong_flag;
+static long raw_flag;   /* the plain-load/store ping-pong's flag */
 
 struct p2p_case {
     struct bench_ctx *c;
@@ -25,6 +26,9 @@ struct p2p_case {
     const char *variant; /* "heap" or "static", for messages */
     size_t size;
     long pingpong_round;
+    long raw_round;
+    volatile long *raw_theirs;   /* the partner's raw_flag through shmem_ptr, NULL when unreachable */
+    int raw_pause;               /* spin with the CPU's pause hint */
 };
 
 enum p2p_op { OP_PUT, OP_PUT_NBI, OP_GET, OP_GET_NBI, OP_P, OP_G };
@@ -81,6 +85,43 @@ static double loop_pingpong(void *arg, long iters)
         }
         if (me == 0)
             shmem_long_wait_until(&pingpong_flag, SHMEM_CMP_GE, round);
+    }
+    return bench_now() - t0;
+}
+
+static inline void spin_hint(int pause)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (pause)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    if (pause)
+        __asm__ __volatile__("yield");
+#else
+    (void)pause;
+#endif
+}
+
+/* The same rounds with no library call: each side polls its own flag and
+ * stores into the other's (cacheline_pingpong's "flag_per_side"). */
+static double loop_pingpong_raw(void *arg, long iters)
+{
+    struct p2p_case *k = arg;
+    volatile long *mine = &raw_flag;
+    int me = k->c->me, pause = k->raw_pause;
+    shmem_barrier_all();
+    double t0 = bench_now();
+    for (long i = 0; i < iters; i++) {
+        long round = ++k->raw_round;
+        if (me == 0) {
+            *k->raw_theirs = round;
+            while (*mine < round)
+                spin_hint(pause);
+        } else if (me == k->partner) {
+            while (*mine < round)
+                spin_hint(pause);
+            *k->raw_theirs = round;
+        }
     }
     return bench_now() - t0;
 }
@@ -182,18 +223,62 @@ static void single_word_ops(struct p2p_case *k, const char *variant)
     verify_p_and_g(k, 4242 + c->npes);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+enum { PAIRED_BATCHES = 15 };
+
+/* One batch of each of the three ping-pongs back to back; one-way us of
+ * the library's, and its ratio to the faster plain one of the same batch. */
+static double paired_batch(struct p2p_case *k, long n, double *lib, double *spin, double *pause)
+{
+    *lib = loop_pingpong(k, n) / n / 2 * 1e6;
+    k->raw_pause = 0;
+    *spin = loop_pingpong_raw(k, n) / n / 2 * 1e6;
+    k->raw_pause = 1;
+    *pause = loop_pingpong_raw(k, n) / n / 2 * 1e6;
+    return *lib / (*spin < *pause ? *spin : *pause);
+}
+
+/* The library's ping-pong alone or, when the partner is load/store
+ * reachable, in short batches alternating with the plain one (both
+ * spins), so a change of placement hits both sides of a pair. */
 static void pingpong(struct p2p_case *k)
 {
     struct bench_ctx *c = k->c;
     struct bench_timing t = bench_measure(c, loop_pingpong, k,
                                           bench_by_mode(&c->o, 2, 1000000, 5000000));
     k->size = sizeof(long);
-    /* one round = two one-way trips */
-    bench_emit(c, "pingpong", "static", k->size, "latency_us", t.seconds / t.iters / 2 * 1e6,
-               t.iters);
+    k->raw_theirs = c->npes > 1 ? shmem_ptr(&raw_flag, c->me == 0 ? k->partner : 0) : NULL;
+    /* every PE must take the same branch: the loops hold barriers */
+    int paired = bench_all_agree(c, k->raw_theirs != NULL || (c->me != 0 && c->me != k->partner)) && c->npes > 1;
+    if (!paired) {
+        /* one round = two one-way trips */
+        bench_emit(c, "pingpong", "static", k->size, "latency_us", t.seconds / t.iters / 2 * 1e6, t.iters);
+    } else {
+        double lib[PAIRED_BATCHES], spin[PAIRED_BATCHES], pause[PAIRED_BATCHES], ratio[PAIRED_BATCHES];
+        long n = t.iters / 4 > 100 ? t.iters / 4 : t.iters;
+        for (int b = 0; b < PAIRED_BATCHES; b++)
+            ratio[b] = paired_batch(k, n, &lib[b], &spin[b], &pause[b]);
+        bench_emit(c, "pingpong", "static", k->size, "latency_us", median_of(lib, PAIRED_BATCHES), n);
+        bench_emit(c, "pingpong", "raw_spin", k->size, "latency_us", median_of(spin, PAIRED_BATCHES), n);
+        bench_emit(c, "pingpong", "raw_pause", k->size, "latency_us", median_of(pause, PAIRED_BATCHES), n);
+        bench_emit(c, "pingpong", "paired", k->size, "ratio", median_of(ratio, PAIRED_BATCHES), n);
+    }
     shmem_barrier_all();
     bench_check(c, pingpong_flag == k->pingpong_round || (c->me != 0 && c->me != k->partner),
                 "ping-pong flag %ld after %ld rounds", pingpong_flag, k->pingpong_round);
+    bench_check(c, raw_flag == k->raw_round || !paired || (c->me != 0 && c->me != k->partner),
+                "raw ping-pong flag %ld after %ld rounds", raw_flag, k->raw_round);
 }
 
 int main(int argc, char **argv)
