@@ -7,8 +7,13 @@
  * line: a shared counter would make each reader wait for the owner's
  * line), and an owner reuses an entry only once every member's word shows
  * the entry's previous use (members make ring calls in the same order, so
- * a later epoch there means that one is finished).  Used by bcast_shm.c
- * and alltoall_shm.c; shared memory only. */
+ * a later epoch there means that one is finished).  A barrier on the team
+ * since its previous call proves the same for every earlier call, so then
+ * the owner skips the look: those words change at every call, so reading
+ * them costs a line transfer per member before the data goes out (2 PEs,
+ * barrier then broadcast 8 B: one of the root's two transfers).  Used by
+ * bcast_shm.c, alltoall_shm.c, fcollect_shm.c, collect_shm.c and
+ * reduce_shm.c; shared memory only. */
 #include "coll_internal.h"
 
 struct coll_ring_entry *ring_entry(const struct coll_call *c)
@@ -54,7 +59,7 @@ void ring_publish(const struct coll_call *c, const void *src, size_t n)
 {
     size_t entry = c->epoch % COLL_BCAST_RING;
     struct coll_ring_entry *e = &c->bcast_ring[entry];
-    if (c->ring_last_use[entry])
+    if (c->ring_last_use[entry] && !c->synced)
         await_taken(c, entry, c->ring_last_use[entry]);
     entry_write(c, entry, src, n);
     __atomic_store_n(&e->ready, c->epoch, __ATOMIC_RELEASE);
