@@ -206,18 +206,22 @@ static inline long bench_calibrate(struct bench_ctx *c, bench_loop_fn loop, void
     return bench_agree_long(c, bench_iters_for_budget(c->o.budget_s, first, min_iters, max_iters));
 }
 
-/* Run a loop long enough to fill the time budget.  The planned iterations
- * run in two halves, and PE 0 skips the second when the first already
- * took the whole budget: a figure calibrated in a quiet moment cannot run
- * away when the machine gets busy (other jobs, oversubscribed PEs). */
-static inline struct bench_timing bench_measure(struct bench_ctx *c, bench_loop_fn loop,
-                                                void *state, long max_iters)
+/* Iterations to run: the fixed count asked for, or calibrated. */
+static inline long bench_plan(struct bench_ctx *c, bench_loop_fn loop, void *state, long max_iters)
+{
+    long planned = c->o.fixed_iters > 0 ? c->o.fixed_iters : bench_calibrate(c, loop, state, max_iters);
+    return planned > max_iters ? max_iters : planned;
+}
+
+/* Run the planned iterations in two halves; PE 0 skips the second when the
+ * first already took the whole budget: a figure calibrated in a quiet
+ * moment cannot run away when the machine gets busy (other jobs,
+ * oversubscribed PEs). */
+static inline struct bench_timing bench_run_planned(struct bench_ctx *c, bench_loop_fn loop, void *state,
+                                                    long planned)
 {
     struct bench_timing t;
     int fixed = c->o.fixed_iters > 0;
-    long planned = fixed ? c->o.fixed_iters : bench_calibrate(c, loop, state, max_iters);
-    if (planned > max_iters)
-        planned = max_iters;
     t.iters = (!fixed && planned >= 8) ? planned / 2 : planned;
     t.seconds = loop(state, t.iters);
     if (t.iters < planned && !bench_agree_long(c, t.seconds > c->o.budget_s)) {
@@ -227,12 +231,20 @@ static inline struct bench_timing bench_measure(struct bench_ctx *c, bench_loop_
     return t;
 }
 
+/* Run a loop long enough to fill the time budget. */
+static inline struct bench_timing bench_measure(struct bench_ctx *c, bench_loop_fn loop,
+                                                void *state, long max_iters)
+{
+    return bench_run_planned(c, loop, state, bench_plan(c, loop, state, max_iters));
+}
+
 /* OSU-style timing of a collective call: all PEs start together after an
  * untimed barrier and each times its own call.  The loop returns wall
  * time (barriers included) so the time budget bounds the real run time,
  * and adds the calls' own time to op_seconds for the figure.  The very
  * first call is left out of the figure: it pays for page faults and
- * first-touch set-up. */
+ * first-touch set-up (bench_measure_separated leaves out the calibration's
+ * calls too). */
 struct bench_separated {
     void (*call)(void *arg);  /* one call of the collective on every PE */
     void *arg;
@@ -258,6 +270,17 @@ static inline double bench_loop_separated(void *state, long iters)
     }
     shmem_barrier_all();
     return bench_now() - start;
+}
+
+/* A separated loop measured: the calls of the calibration and warm-up
+ * are left out of the figure. */
+static inline struct bench_timing bench_measure_separated(struct bench_ctx *c, struct bench_separated *l,
+                                                          long max_iters)
+{
+    long planned = bench_plan(c, bench_loop_separated, l, max_iters);
+    l->op_seconds = 0.0;
+    l->op_calls = 0;
+    return bench_run_planned(c, bench_loop_separated, l, planned);
 }
 
 /* Mean over PEs of the per-call time in microseconds (valid on PE 0). */

@@ -225,7 +225,7 @@ static void measure(struct coll_case *k, const struct coll_op *op)
         t = bench_measure(c, coll_loop_back_to_back, &back_to_back, max_iters);
         mean_us = bench_mean_over_pes(c, t.seconds / t.iters * 1e6);
     } else {
-        t = bench_measure(c, bench_loop_separated, &sep, max_iters);
+        t = bench_measure_separated(c, &sep, max_iters);
         mean_us = bench_separated_mean_us(c, &sep);
     }
     bench_emit(c, op->name, "", k->size, "latency_us", mean_us, t.iters);

@@ -105,7 +105,7 @@ static void sweep(struct reduce_case *k, const char *variant, void (*call)(void 
         struct bench_timing t;
         k->count = bytes / sizeof(float);
         fill_source(k);
-        t = bench_measure(c, bench_loop_separated, &sep, bench_by_mode(&c->o, 2, 100000, 500000));
+        t = bench_measure_separated(c, &sep, bench_by_mode(&c->o, 2, 100000, 500000));
         bench_emit(c, "sum_reduce", variant, bytes, "latency_us", bench_separated_mean_us(c, &sep),
                    t.iters);
         shmem_barrier_all();
