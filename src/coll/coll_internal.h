@@ -24,7 +24,7 @@
 #include "coll.h"
 
 /* ---- this PE's part of a team's pSync slot (a team extension, group.c) ---- */
-#define SHOAL_COLL_SCRATCH_BYTES 98304   /* struct coll_area; pages nobody touches cost no memory */
+#define SHOAL_COLL_SCRATCH_BYTES 65536   /* struct coll_area; pages nobody touches cost no memory */
 struct shoal_psync {
     uint64_t barrier[SHOAL_PSYNC_ROUNDS];   /* dissemination and tree barriers */
     uint64_t arrive;      /* shared-memory barrier: arrivals counter (on the team's first PE) */
@@ -56,13 +56,17 @@ enum { COLL_LINES = 2 * 34, COLL_LINE_BYTES = 56 };
 /* Small broadcasts and alltoalls on shared memory (ring.c): the owner
  * publishes data in an entry of its own ring and members copy it out, so
  * no member's dest is written by another PE and nobody waits for anyone to
- * arrive.  The ring lives in slot 0 of the team; no other algorithm touches it.
+ * arrive.  The ring's stamps and heads live in slot 0 of the team, its
+ * tails spread over the slots (COLL_RING_ROWS in each: the same memory as
+ * four half-size entries in one slot); no other algorithm touches them.
  * An entry holds COLL_RING_BYTES; auto publishes up to COLL_RING_SMALL
  * when every PE has a core (beyond it copying straight into the dests wins)
  * and up to a whole entry when PEs outnumber cores (select.c, ring_limit). */
 enum { COLL_BCAST_RING = 4, COLL_RING_BYTES = 8192, COLL_RING_SMALL = 512, COLL_RING_HEAD = 56 };
-/* A tail row is a whole number of lines (64) at least COLL_RING_BYTES - COLL_RING_HEAD long. */
-enum { COLL_RING_TAIL = (COLL_RING_BYTES - COLL_RING_HEAD + 63) / 64 * 64 };
+/* A tail row is a whole number of lines (64) at least COLL_RING_BYTES - COLL_RING_HEAD long;
+ * each pSync slot holds COLL_RING_ROWS of them. */
+enum { COLL_RING_TAIL = (COLL_RING_BYTES - COLL_RING_HEAD + 63) / 64 * 64,
+       COLL_RING_ROWS = (COLL_BCAST_RING + SHOAL_PSYNC_PER_TEAM - 1) / SHOAL_PSYNC_PER_TEAM };
 /* An entry's first COLL_RING_HEAD bytes share the stamp's line, the rest
  * lie in the entry's tail (coll_area.ring_tail), so the four entries'
  * heads share a page: a call of a few bytes maps one page of each peer,
@@ -82,7 +86,7 @@ struct coll_area {
     struct coll_line line[COLL_BANKS][COLL_LINES] __attribute__((aligned(64)));
     struct coll_ring_entry bcast_ring[COLL_BCAST_RING];
     _Alignas(64) uint64_t ring_taken[COLL_BCAST_RING];   /* per entry index: epoch of my last ring call there */
-    _Alignas(64) unsigned char ring_tail[COLL_BCAST_RING][COLL_RING_TAIL];   /* entries' data past the head */
+    _Alignas(64) unsigned char ring_tail[COLL_RING_ROWS][COLL_RING_TAIL];   /* entries' data past the head */
     _Alignas(64) char buf[];                  /* receive scratch of the scratch-based algorithms */
 };
 #define COLL_AREA_BUF_BYTES (SHOAL_COLL_SCRATCH_BYTES - sizeof(struct coll_area))
@@ -103,7 +107,7 @@ struct coll_call {
     struct coll_line *line;      /* COLL_LINES one-line mailboxes (team calls only, else NULL) */
     uint64_t *line_seen;
     struct coll_ring_entry *bcast_ring;   /* whole-team calls only, else NULL */
-    unsigned char (*ring_tail)[COLL_RING_TAIL];   /* my ring's tails */
+    unsigned char *ring_tail[COLL_BCAST_RING];   /* my ring's tails, entry by entry */
     uint64_t *ring_last_use;     /* per entry of my ring: epoch of the call that last published there */
     uint64_t *ring_arrivals;     /* per entry of my ring: members' arrivals it has counted (bcast_shm.c) */
     uint64_t *ring_taken;        /* my ring_taken words (slot 0) */

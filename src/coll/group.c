@@ -117,16 +117,19 @@ struct coll_call coll_team_call(struct shoal_team *t, int bank)
     st->used[st->slot] |= USED_FLAGS | 1u << bank;
     st->used[0] |= USED_RING;
     struct coll_area *a = area_of(t, st->slot);
-    return (struct coll_call){
+    struct coll_call c = {
         .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
         .flag = a->flag[bank], .seen = a->seen[bank], .buf = a->buf, .buf_bytes = COLL_AREA_BUF_BYTES,
         .shm = t->all_local && !coll_no_loadstore, .line = a->line[bank], .line_seen = a->line_seen[bank],
-        .bcast_ring = area_of(t, 0)->bcast_ring, .ring_tail = area_of(t, 0)->ring_tail,
+        .bcast_ring = area_of(t, 0)->bcast_ring,
         .ring_last_use = st->ring_last_use,
         .ring_arrivals = st->ring_arrivals, .epoch = st->calls,
         .ring_taken = area_of(t, 0)->ring_taken,
         .synced = st->synced == st->calls - 1,
     };
+    for (int e = 0; e < COLL_BCAST_RING; e++)
+        c.ring_tail[e] = area_of(t, e / COLL_RING_ROWS)->ring_tail[e % COLL_RING_ROWS];
+    return c;
 }
 
 /* Phases of a hierarchical call share its slot; each gets its own flag bank
