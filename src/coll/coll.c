@@ -23,6 +23,19 @@ static struct coll_shape shape_of(const struct coll_call *c, size_t bytes)
                                .ring = c->bcast_ring};
 }
 
+/* Whether a team call goes host, leaders, host.  Only a team that spans
+ * hosts can (select.c), so a team on one host asks nothing here: the
+ * algorithm's own run asks once (each question is ~100 instructions of a
+ * call that takes ~700 in all: 2 PEs, an 8-byte broadcast). */
+static bool hier_chosen(struct shoal_team *t, const struct coll_call *c, enum coll_kind k, size_t bytes)
+{
+    if (!coll_spans_hosts(t))
+        return false;
+    struct coll_shape s = shape_of(c, bytes);
+    s.multi_host = true;
+    return coll_choose(k, &s) == A_HIER;
+}
+
 /* The same call with its flags moved to another set of words (a phase). */
 static struct coll_call with_flags(const struct coll_call *c, ptrdiff_t shift)
 {
@@ -75,9 +88,7 @@ int shoal_coll_reduce(struct shoal_team *t, enum shoal_op op, enum shoal_dtype d
         return 0;
     }
     struct coll_call c = coll_team_call(t, BANK_CALL);
-    struct coll_shape s = shape_of(&c, nreduce * r.elem);
-    s.multi_host = coll_spans_hosts(t);
-    if (coll_choose(K_REDUCE, &s) == A_HIER)
+    if (hier_chosen(t, &c, K_REDUCE, nreduce * r.elem))
         reduce_hier(t, &r);
     else
         coll_reduce_run(&c, &r);
@@ -127,9 +138,7 @@ int shoal_coll_broadcast(struct shoal_team *t, void *dest, const void *src, size
         return 0;
     }
     struct coll_call c = coll_team_call(t, BANK_CALL);
-    struct coll_shape s = shape_of(&c, nbytes);
-    s.multi_host = coll_spans_hosts(t);
-    if (coll_choose(K_BCAST, &s) == A_HIER)
+    if (hier_chosen(t, &c, K_BCAST, nbytes))
         bcast_hier(t, dest, src, nbytes, root);
     else
         coll_bcast_run(&c, dest, src, nbytes, root, true);
@@ -160,9 +169,7 @@ int shoal_coll_fcollect(struct shoal_team *t, void *dest, const void *src, size_
     if (!nbytes)
         return 0;
     struct coll_call c = coll_team_call(t, BANK_CALL);
-    struct coll_shape s = shape_of(&c, nbytes);
-    s.multi_host = coll_spans_hosts(t);
-    if (coll_choose(K_FCOLLECT, &s) == A_HIER && collect_hier(t, dest, src, nbytes, true))
+    if (hier_chosen(t, &c, K_FCOLLECT, nbytes) && collect_hier(t, dest, src, nbytes, true))
         return 0;
     struct coll_blocks b = {.dest = dest, .mine = src, .len0 = nbytes};
     coll_collect_run(&c, K_FCOLLECT, &b, nbytes);

@@ -19,6 +19,11 @@ struct coll_team_state {
     unsigned used[SHOAL_PSYNC_PER_TEAM];   /* per slot: USED_* bits, what destroy must zero */
     bool hosts_ready;
     struct coll_hosts hosts;
+    /* The ring's places in my pool block, fixed for the team's life: found
+     * once (each is an address computation per call otherwise). */
+    struct coll_ring_entry *ring;
+    uint64_t *ring_taken;
+    unsigned char *ring_tail[COLL_BCAST_RING];
 };
 /* Parts of a slot's coll_area some call used: the flag words, a bank's
  * mailboxes, the ring.  Whatever a peer writes into mine belongs to a call
@@ -39,14 +44,25 @@ __attribute__((constructor)) static void register_ext(void)
 
 static void free_hosts(struct coll_hosts *h);
 
+static struct coll_area *area_of(const struct shoal_team *t, int slot);
+
+static struct coll_team_state *new_state(const struct shoal_team *t)
+{
+    struct coll_team_state *st = calloc(1, sizeof *st);
+    if (!st)
+        shoal_fatal("shmem collective", "out of memory for per-team collective state");
+    st->ring = area_of(t, 0)->bcast_ring;
+    st->ring_taken = area_of(t, 0)->ring_taken;
+    for (int e = 0; e < COLL_BCAST_RING; e++)
+        st->ring_tail[e] = area_of(t, e / COLL_RING_ROWS)->ring_tail[e % COLL_RING_ROWS];
+    return st;
+}
+
 static struct coll_team_state *state_of(struct shoal_team *t)
 {
     void **state = &t->ext_state[coll_team_ext];
-    if (SHOAL_UNLIKELY(!*state)) {
-        *state = calloc(1, sizeof(struct coll_team_state));
-        if (!*state)
-            shoal_fatal("shmem collective", "out of memory for per-team collective state");
-    }
+    if (SHOAL_UNLIKELY(!*state))
+        *state = new_state(t);
     return *state;
 }
 
@@ -121,14 +137,11 @@ struct coll_call coll_team_call(struct shoal_team *t, int bank)
         .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
         .flag = a->flag[bank], .seen = a->seen[bank], .buf = a->buf, .buf_bytes = COLL_AREA_BUF_BYTES,
         .shm = t->all_local && !coll_no_loadstore, .line = a->line[bank], .line_seen = a->line_seen[bank],
-        .bcast_ring = area_of(t, 0)->bcast_ring,
-        .ring_last_use = st->ring_last_use,
-        .ring_arrivals = st->ring_arrivals, .epoch = st->calls,
-        .ring_taken = area_of(t, 0)->ring_taken,
+        .bcast_ring = st->ring, .ring_last_use = st->ring_last_use,
+        .ring_arrivals = st->ring_arrivals, .epoch = st->calls, .ring_taken = st->ring_taken,
         .synced = st->synced == st->calls - 1,
     };
-    for (int e = 0; e < COLL_BCAST_RING; e++)
-        c.ring_tail[e] = area_of(t, e / COLL_RING_ROWS)->ring_tail[e % COLL_RING_ROWS];
+    memcpy(c.ring_tail, st->ring_tail, sizeof c.ring_tail);
     return c;
 }
 

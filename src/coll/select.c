@@ -338,7 +338,8 @@ enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
         last[k].a = choose(k, &key);
         last[k].generation = generation;
     }
-    shoal_prof_choice(coll_alg_name(last[k].a));   /* for the profile: stores, no branch */
+    if (SHOAL_UNLIKELY(shoal_prof_on))   /* a thread-local store costs a call in a shared library */
+        shoal_prof_choice(coll_alg_name(last[k].a));
     return last[k].a;
 }
 
