@@ -107,7 +107,7 @@ struct coll_call {
     struct coll_line *line;      /* COLL_LINES one-line mailboxes (team calls only, else NULL) */
     uint64_t *line_seen;
     struct coll_ring_entry *bcast_ring;   /* whole-team calls only, else NULL */
-    unsigned char *ring_tail[COLL_BCAST_RING];   /* my ring's tails, entry by entry */
+    unsigned char *const *ring_tail;   /* my ring's tails, entry by entry (COLL_BCAST_RING) */
     uint64_t *ring_last_use;     /* per entry of my ring: epoch of the call that last published there */
     uint64_t *ring_arrivals;     /* per entry of my ring: members' arrivals it has counted (bcast_shm.c) */
     uint64_t *ring_taken;        /* my ring_taken words (slot 0) */

@@ -133,16 +133,14 @@ struct coll_call coll_team_call(struct shoal_team *t, int bank)
     st->used[st->slot] |= USED_FLAGS | 1u << bank;
     st->used[0] |= USED_RING;
     struct coll_area *a = area_of(t, st->slot);
-    struct coll_call c = {
+    return (struct coll_call){
         .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
         .flag = a->flag[bank], .seen = a->seen[bank], .buf = a->buf, .buf_bytes = COLL_AREA_BUF_BYTES,
         .shm = t->all_local && !coll_no_loadstore, .line = a->line[bank], .line_seen = a->line_seen[bank],
         .bcast_ring = st->ring, .ring_last_use = st->ring_last_use,
         .ring_arrivals = st->ring_arrivals, .epoch = st->calls, .ring_taken = st->ring_taken,
-        .synced = st->synced == st->calls - 1,
+        .ring_tail = st->ring_tail, .synced = st->synced == st->calls - 1,
     };
-    memcpy(c.ring_tail, st->ring_tail, sizeof c.ring_tail);
-    return c;
 }
 
 /* Phases of a hierarchical call share its slot; each gets its own flag bank

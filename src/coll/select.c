@@ -319,6 +319,13 @@ static enum coll_alg cheapest(double (*cost)(enum coll_alg, const struct coll_sh
 
 static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s);
 
+/* Field by field: cheaper than clearing a key's padding for memcmp. */
+static bool same_shape(const struct coll_shape *a, const struct coll_shape *b)
+{
+    return a->n == b->n && a->bytes == b->bytes && a->scratch == b->scratch && a->shm == b->shm &&
+           a->multi_host == b->multi_host && a->lines == b->lines && a->ring == b->ring;
+}
+
 /* Loops repeat one call shape: remember the last answer per kind. */
 enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
 {
@@ -329,13 +336,9 @@ enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
     } last[K_KINDS];
     if (SHOAL_UNLIKELY(!initialized))
         shoal_coll_init();
-    struct coll_shape key;
-    memset(&key, 0, sizeof key);   /* padding too, for memcmp */
-    key.n = s->n, key.bytes = s->bytes, key.shm = s->shm, key.multi_host = s->multi_host, key.scratch = s->scratch;
-    key.lines = s->lines, key.ring = s->ring;
-    if (last[k].generation != generation || memcmp(&last[k].s, &key, sizeof key)) {
-        last[k].s = key;
-        last[k].a = choose(k, &key);
+    if (last[k].generation != generation || !same_shape(&last[k].s, s)) {
+        last[k].s = *s;
+        last[k].a = choose(k, s);
         last[k].generation = generation;
     }
     if (SHOAL_UNLIKELY(shoal_prof_on))   /* a thread-local store costs a call in a shared library */
