@@ -10,7 +10,13 @@
 #include "teams_util.h"
 
 #define TEAMS 48
-#define PAGES_PER_DESTROY 8   /* barrier words, split area, agreement, last barrier: 4 today */
+/* A build may give teams more pSync slots (-DSHOAL_PSYNC_PER_TEAM=4, src/team/team.h); each slot's
+ * barrier words are a page or two more to zero. */
+#ifndef SHOAL_PSYNC_PER_TEAM
+#define SHOAL_PSYNC_PER_TEAM 2
+#endif
+/* barrier words, split area, agreement, last barrier: 4 with 2 slots, 8-9 with 4 */
+#define PAGES_PER_DESTROY (2 * SHOAL_PSYNC_PER_TEAM + 4)
 
 static long rss_shmem_kib(void)
 {
