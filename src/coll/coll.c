@@ -219,7 +219,8 @@ int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t
     struct coll_call c = coll_team_call(t, BANK_CALL);
     struct coll_shape s = shape_of(&c, 0);   /* sizes differ per member: not a shared fact */
     s.multi_host = coll_spans_hosts(t);
-    if (coll_choose(K_COLLECT, &s) == A_HIER && collect_hier(t, dest, src, nbytes, false))
+    /* as hier_chosen, but the ring's question below needs the same shape */
+    if (s.multi_host && coll_choose(K_COLLECT, &s) == A_HIER && collect_hier(t, dest, src, nbytes, false))
         return 0;
     struct coll_call sizes = with_flags(&c, (BANK_SIZES - BANK_CALL) * COLL_NFLAGS);
     size_t *off = cc_tmp(2 * P * sizeof(size_t), 3), *len = off + P;
