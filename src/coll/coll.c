@@ -20,7 +20,7 @@ bool coll_spans_hosts(struct shoal_team *t)
 static struct coll_shape shape_of(const struct coll_call *c, size_t bytes)
 {
     return (struct coll_shape){.n = c->n, .bytes = bytes, .shm = c->shm, .scratch = c->buf_bytes, .lines = c->line,
-                               .ring = c->bcast_ring};
+                               .ring = c->bcast_ring, .memo = c->memo};
 }
 
 /* Whether a team call goes host, leaders, host.  Only a team that spans

@@ -113,6 +113,7 @@ struct coll_call {
     uint64_t *ring_taken;        /* my ring_taken words (slot 0) */
     uint64_t epoch;              /* collectives begun on the team: the same on every member */
     bool synced;                 /* a barrier on the team since its previous call: all members left it */
+    struct coll_memo *memo;      /* the team's last choices, K_KINDS (team calls), or NULL */
 };
 
 SHOAL_INLINE int cc_pe(const struct coll_call *c, int i)
@@ -221,6 +222,8 @@ const struct coll_hosts *coll_team_hosts(struct shoal_team *t);
 const struct coll_hosts *coll_active_hosts(const struct shoal_active_set *as);
 /* Every member has entered a barrier on t: every member has left t's calls so far. */
 void coll_team_synced(struct shoal_team *t);
+/* No collective has begun on t since its last barrier. */
+bool coll_team_idle_since_barrier(struct shoal_team *t);
 
 /* ---- reductions (combine.c) ---- */
 size_t coll_dtype_size(enum shoal_dtype dt);
@@ -328,6 +331,13 @@ struct coll_shape {
     size_t scratch;        /* receive scratch available */
     bool lines;            /* line mailboxes (team calls): a few bytes travel with their signal */
     bool ring;             /* a publish ring (whole-team calls, ring.c) */
+    struct coll_memo *memo;   /* where the answer is remembered, per kind (not part of the shape) */
+};
+/* The last answer for one kind: loops repeat one call shape. */
+struct coll_memo {
+    struct coll_shape s;
+    enum coll_alg a;
+    unsigned generation;
 };
 /* Above this many bytes on shared memory recursive doubling reduces in the
  * partner's dest ("left computes", reduce_recdbl_ls.c), through no scratch. */

@@ -24,6 +24,10 @@ struct coll_team_state {
     struct coll_ring_entry *ring;
     uint64_t *ring_taken;
     unsigned char *ring_tail[COLL_BCAST_RING];
+    /* select.c's last answer per kind: a member of the team state, not a
+     * thread-local (each thread-local access in a shared library is a
+     * __tls_get_addr call); a team's collectives never run concurrently. */
+    struct coll_memo memo[K_KINDS];
 };
 /* Parts of a slot's coll_area some call used: the flag words, a bank's
  * mailboxes, the ring.  Whatever a peer writes into mine belongs to a call
@@ -70,6 +74,12 @@ void coll_team_synced(struct shoal_team *t)
 {
     struct coll_team_state *st = state_of(t);
     st->synced = st->calls;
+}
+
+bool coll_team_idle_since_barrier(struct shoal_team *t)
+{
+    struct coll_team_state *st = state_of(t);
+    return st->synced == st->calls;
 }
 
 static void team_fini(struct shoal_team *t)
@@ -139,7 +149,7 @@ struct coll_call coll_team_call(struct shoal_team *t, int bank)
         .shm = t->all_local && !coll_no_loadstore, .line = a->line[bank], .line_seen = a->line_seen[bank],
         .bcast_ring = st->ring, .ring_last_use = st->ring_last_use,
         .ring_arrivals = st->ring_arrivals, .epoch = st->calls, .ring_taken = st->ring_taken,
-        .ring_tail = st->ring_tail, .synced = st->synced == st->calls - 1,
+        .ring_tail = st->ring_tail, .synced = st->synced == st->calls - 1, .memo = st->memo,
     };
 }
 

@@ -326,24 +326,22 @@ static bool same_shape(const struct coll_shape *a, const struct coll_shape *b)
            a->multi_host == b->multi_host && a->lines == b->lines && a->ring == b->ring;
 }
 
-/* Loops repeat one call shape: remember the last answer per kind. */
+/* Loops repeat one call shape: remember the last answer per kind, in the
+ * team's state for team calls, else per thread. */
 enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
 {
-    static __thread struct {
-        struct coll_shape s;
-        enum coll_alg a;
-        unsigned generation;
-    } last[K_KINDS];
+    static __thread struct coll_memo per_thread[K_KINDS];
+    struct coll_memo *m = s->memo ? &s->memo[k] : &per_thread[k];
     if (SHOAL_UNLIKELY(!initialized))
         shoal_coll_init();
-    if (last[k].generation != generation || !same_shape(&last[k].s, s)) {
-        last[k].s = *s;
-        last[k].a = choose(k, s);
-        last[k].generation = generation;
+    if (m->generation != generation || !same_shape(&m->s, s)) {
+        m->s = *s;
+        m->a = choose(k, s);
+        m->generation = generation;
     }
     if (SHOAL_UNLIKELY(shoal_prof_on))   /* a thread-local store costs a call in a shared library */
-        shoal_prof_choice(coll_alg_name(last[k].a));
-    return last[k].a;
+        shoal_prof_choice(coll_alg_name(m->a));
+    return m->a;
 }
 
 /* Barrier, broadcast and collects on a team that spans hosts run host,

@@ -10,7 +10,8 @@
 #include "../boot/boot.h"
 #include "../mem/mem.h"
 
-struct shoal_state shoal;
+static uint32_t no_sleepers;   /* what shoal_notify reads outside init..finalize */
+struct shoal_state shoal = {.host_sleepers = &no_sleepers};
 
 static struct shoal_segment segs[SHOAL_NSEGS];
 
@@ -160,6 +161,10 @@ static void setup_control_blocks(void)
     shoal.my_ctl = shoal_internal_alloc(sizeof(struct shoal_pe_ctl));
     for (int pe = 0; pe < shoal.n_pes; pe++)
         shoal.peers[pe].ctl = shoal_ptr(shoal.my_ctl, pe);
+    int first = 0;   /* the host's first PE: every PE of the host finds the same one */
+    while (shoal.peers[first].host != shoal.my_host)
+        first++;
+    shoal.host_sleepers = &shoal.peers[first].ctl->host_sleepers;
 }
 
 static void agree(const struct pe_card *cards, void (*agree_fn)(const struct shoal_vote *, int))
@@ -267,6 +272,7 @@ void shoal_core_fini(void)
     free(shoal.peers);
     shoal.peers = NULL;
     shoal.my_ctl = NULL;
+    shoal.host_sleepers = &no_sleepers;
     /* No segment is symmetric until the next init (which restores both from
      * segs[]): a put now reaches the "not initialized" report, not peers[]. */
     for (int s = 0; s < SHOAL_NSEGS; s++) {

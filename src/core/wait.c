@@ -105,6 +105,13 @@ static void fence_writers(void)
  * and before re-checking its condition, so a writer that finds `rung` set
  * either rang after that read (the sleep returns at once) or wrote before
  * that re-check (the sleeper sees the data). */
+void shoal_notify_sleeper(int pe)
+{
+    struct shoal_pe_ctl *c = shoal.peers[pe].ctl;
+    if (c && __atomic_load_n(&c->sleepers, __ATOMIC_RELAXED))
+        shoal_ring(pe);
+}
+
 void shoal_ring(int pe)
 {
     struct shoal_pe_ctl *c = shoal.peers[pe].ctl;
@@ -144,9 +151,15 @@ static unsigned spin_limit(void)
  * a PE hammered with gets while it waited in a barrier served them in 37-56
  * us on average after its first sleep, 25 before (1 PE per host, 20,000
  * gets).  Arming again later hands over to the thread again. */
+static void count_sleeper(struct shoal_pe_ctl *c, int delta)
+{
+    __atomic_fetch_add(&c->sleepers, delta, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(shoal.host_sleepers, delta, __ATOMIC_SEQ_CST);
+}
+
 static void disarm(struct shoal_waiter *w, struct shoal_pe_ctl *c)
 {
-    __atomic_fetch_sub(&c->sleepers, 1, __ATOMIC_SEQ_CST);
+    count_sleeper(c, -1);
     w->armed = false;
 }
 
@@ -185,7 +198,7 @@ void shoal_waiter_pause(struct shoal_waiter *w)
     if (!w->armed) {
         /* Announce the sleep, then let the caller re-check its condition: a
          * writer either sees sleepers > 0 or wrote before that re-check. */
-        __atomic_fetch_add(&c->sleepers, 1, __ATOMIC_SEQ_CST);
+        count_sleeper(c, 1);
         hand_over();
         w->armed = true;
         w->rearm = true;
@@ -221,5 +234,5 @@ void shoal_waiter_pause(struct shoal_waiter *w)
 void shoal_waiter_done(struct shoal_waiter *w)
 {
     if (w->armed)
-        __atomic_fetch_sub(&shoal.my_ctl->sleepers, 1, __ATOMIC_SEQ_CST);
+        count_sleeper(shoal.my_ctl, -1);
 }
