@@ -138,6 +138,7 @@ int shoal_coll_broadcast(struct shoal_team *t, void *dest, const void *src, size
         return 0;
     }
     struct coll_call c = coll_team_call(t, BANK_CALL);
+    coll_team_broadcast_root(t, &c, root);
     if (hier_chosen(t, &c, K_BCAST, nbytes))
         bcast_hier(t, dest, src, nbytes, root);
     else

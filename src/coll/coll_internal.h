@@ -29,7 +29,7 @@ struct shoal_psync {
     uint64_t barrier[SHOAL_PSYNC_ROUNDS];   /* dissemination and tree barriers */
     uint64_t arrive;      /* shared-memory barrier: arrivals counter (on the team's first PE) */
     uint64_t release;     /* shared-memory barrier: epoch released (on the team's first PE) */
-    uint64_t first_left;  /* shared-memory barrier: epoch the team's first PE has left (on it) */
+    uint64_t first_left;  /* shared-memory barrier: epoch its leading member has left (on the first PE) */
     _Alignas(64) char coll[SHOAL_COLL_SCRATCH_BYTES];
 };
 extern int coll_team_ext;   /* the collectives' extension id */
@@ -222,8 +222,11 @@ const struct coll_hosts *coll_team_hosts(struct shoal_team *t);
 const struct coll_hosts *coll_active_hosts(const struct shoal_active_set *as);
 /* Every member has entered a barrier on t: every member has left t's calls so far. */
 void coll_team_synced(struct shoal_team *t);
-/* No collective has begun on t since its last barrier. */
-bool coll_team_idle_since_barrier(struct shoal_team *t);
+/* The member whose leaving first the next barrier on t should wait for
+ * (barrier_shm.c), or -1; a broadcast that is the first call after a
+ * barrier names its root. */
+int coll_team_barrier_lead(struct shoal_team *t);
+void coll_team_broadcast_root(struct shoal_team *t, const struct coll_call *c, int root);
 
 /* ---- reductions (combine.c) ---- */
 size_t coll_dtype_size(enum shoal_dtype dt);
