@@ -81,9 +81,9 @@ void coll_team_synced(struct shoal_team *t)
 /* A guess from the team's last barrier: what followed it will follow the
  * next one.  A broadcast waits for its root; a barrier straight after a
  * barrier for nobody in particular; anything else for everyone, and there
- * member 0 leading still helps (8 PEs on 2 cores, 6 alternating runs,
- * leading against nobody: fcollect and alltoall 8 B 0.80-0.83x, reduce
- * within noise). */
+ * member 0 leading, the older rule, stays: nobody leading measured within
+ * noise of it (4 and 8 PEs on 2 cores, 10 alternating pairs each, 8 B:
+ * reduce, fcollect, alltoall 0.81-1.11x, single pairs 0.3-2.3x). */
 int coll_team_barrier_lead(struct shoal_team *t)
 {
     struct coll_team_state *st = state_of(t);
