@@ -161,12 +161,10 @@ def plan_cases(programs: List[Program], mode: str, pes_list: List[int],
                algos, have_shoal: bool) -> List[Case]:
     cases = []
     for prog in programs:
-        if prog.kind == "machine":
+        if prog.pes == "two":
             pes_for = [2]
         elif mode == "verify":
             pes_for = pes_list or list(prog.ci_pes)
-        elif prog.pes == "two":
-            pes_for = [2]
         else:
             pes_for = pes_list
         for pes in pes_for:
@@ -187,8 +185,8 @@ def who_runs(case: Case, libs: List[Library]) -> List[Optional[Library]]:
 
 def command_for(case: Case, lib: Optional[Library], exe: str, mode_flag: str) -> List[str]:
     args = [mode_flag] + list(case.variant.args) + list(case.algo_args)
-    if lib is None:
-        return [exe] + args
+    if lib is None:   # a machine program forks its own processes
+        return [exe] + args + ([] if case.program.pes == "two" else ["--np", str(case.pes)])
     if case.program.name in lib.skip:
         args.append("--skip=" + lib.skip[case.program.name])
     return lib.launcher + ["-np", str(case.pes), exe] + args

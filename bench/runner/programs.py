@@ -28,7 +28,7 @@ class Program:
     summary: str              # one line for --list and the report
     kind: str = "shmem"       # "shmem": built with each library's oshcc, run with its oshrun
                               # "machine": plain C, built with cc, run once per repetition
-    pes: str = "each"         # "each": every --np value; "two": 2 PEs only (pairwise tests)
+    pes: str = "each"         # "each": every --np value (a machine program gets --np N); "two": 2 PEs only
     heap: str = "256M"        # SHMEM_SYMMETRIC_SIZE for every library, so all get the same
     variants: Tuple[Variant, ...] = (Variant(),)
     full_variants: Tuple[Variant, ...] = ()   # added in --full mode
@@ -80,6 +80,9 @@ PROGRAMS: List[Program] = [
             kind="machine", pes="two"),
     Program("memcpy_bw", "machine limit: memcpy bandwidth 1 KiB - 64 MiB",
             kind="machine", pes="two"),
+    Program("sync_floor", "machine limit: barrier, 8-B broadcast, 1-long sum-reduce with plain loads and "
+            "stores among N processes, timed like the collectives", kind="machine",
+            ci_pes=(1, 2, 3, 8)),
     Program("p2p_latency", "put/get (blocking, nbi), p/g latency 1 B - 4 MiB, heap and static; ping-pong",
             pes="two"),
     Program("p2p_bandwidth", "put/get bandwidth, bidirectional put, message rate, heap and static",

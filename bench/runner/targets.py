@@ -188,4 +188,13 @@ def evaluate(coll: Collection, shoal: Optional[str], peer: Optional[str],
         rows.append(c.worst_versus_peer("collectives, every op and size, %d PEs" % pes, is_collective,
                                         pes, 2.0, "at least 2x faster than the peer"))
         rows.append(c.nothing_pathological(pes))
+        # What the cores allow: the same call shapes with plain loads and
+        # stores among as many processes (sync_floor.c), so a goal against
+        # the peer can be read against the machine (is 0.5x reachable?).
+        for op in ("barrier", "reduce", "broadcast"):
+            rows.append(c.versus_machine(
+                "%s 8 B, %d PEs, against plain loads and stores" % (op, pes),
+                ("collectives", op, "", 8, lat, pes), ("machine_sync", op, "floor", 8, lat, pes),
+                "within 1.5x of the same shape by plain loads and stores, timed the same way",
+                lambda r: r <= 1.5))
     return rows
