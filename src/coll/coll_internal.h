@@ -251,6 +251,9 @@ void bcast_linear(const struct coll_call *c, void *dest, const void *src, size_t
 struct coll_ring_entry *ring_entry(const struct coll_call *c);   /* mine for this call */
 void ring_publish(const struct coll_call *c, const void *src, size_t n);
 void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n);
+/* Member owner's first COLL_RING_HEAD published bytes, in place (8-byte
+ * aligned), once they are there: valid until this member's ring_done. */
+const void *ring_head(const struct coll_call *c, int owner);
 void ring_done(const struct coll_call *c);   /* every member, after its last take of the call */
 /* Need c->bcast_ring and at most COLL_RING_BYTES published; bcast_shm
  * updates the root's dest too (team calls). */

@@ -69,13 +69,24 @@ void ring_publish(const struct coll_call *c, const void *src, size_t n)
             shoal_notify(cc_pe(c, i));
 }
 
-void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n)
+/* Member owner's entry of this call, once its stamp is there. */
+static const struct coll_ring_entry *await_entry(const struct coll_call *c, int pe)
 {
-    int pe = cc_pe(c, owner);
     const struct coll_ring_entry *e = shoal_ptr(ring_entry(c), pe);
     if (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch)
         SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch);
-    entry_read(c, e, pe, c->epoch % COLL_BCAST_RING, dest, off, n);
+    return e;
+}
+
+void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n)
+{
+    int pe = cc_pe(c, owner);
+    entry_read(c, await_entry(c, pe), pe, c->epoch % COLL_BCAST_RING, dest, off, n);
+}
+
+const void *ring_head(const struct coll_call *c, int owner)
+{
+    return await_entry(c, cc_pe(c, owner))->data;
 }
 
 void ring_done(const struct coll_call *c)

@@ -95,7 +95,7 @@ static void check_psync(const char *what)
 #define REDUCE_FN(T, name, class, first, last, CALLS)                                                          \
     static void reduce_##class##_##name(const struct team *tm, int salt)                                       \
     {                                                                                                          \
-        static const size_t sizes[] = {0, 1, 3, 17, 256, 257, 1000, 1024, 1025, 5000, MAXN}; /* longs: 256 auto's ring limit, 1024 an entry */ \
+        static const size_t sizes[] = {0, 1, 3, 7, 8, 17, 256, 257, 1000, 1024, 1025, 5000, MAXN}; /* longs: 7 in a ring head, 256 auto's ring limit, 1024 an entry */ \
         T *src = (T *)big_a, *dst = (T *)big_b, *want = (T *)ref;                                             \
         for (int op = first; op <= last; op++)                                                                 \
             for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {                                     \
