@@ -114,6 +114,7 @@ struct coll_call {
     uint64_t epoch;              /* collectives begun on the team: the same on every member */
     bool synced;                 /* a barrier on the team since its previous call: all members left it */
     struct coll_memo *memo;      /* the team's last choices, K_KINDS (team calls), or NULL */
+    struct coll_ring_entry *const *peer_ring;   /* member i's ring in my mapping, or NULL: shoal_ptr */
 };
 
 SHOAL_INLINE int cc_pe(const struct coll_call *c, int i)

@@ -23,6 +23,7 @@ struct coll_team_state {
     /* The ring's places in my pool block, fixed for the team's life: found
      * once (each is an address computation per call otherwise). */
     struct coll_ring_entry *ring;
+    struct coll_ring_entry **peer_ring;   /* every member's ring in my mapping (teams on one host) */
     uint64_t *ring_taken;
     unsigned char *ring_tail[COLL_BCAST_RING];
     /* select.c's last answer per kind: a member of the team state, not a
@@ -51,6 +52,22 @@ static void free_hosts(struct coll_hosts *h);
 
 static struct coll_area *area_of(const struct shoal_team *t, int slot);
 
+/* Each take from a member's ring would find its address (the member's PE,
+ * then shoal_ptr) in every call: ~112 instructions per 1-long reduction at
+ * 8 PEs (callgrind).  On one host there are few members, and their
+ * mappings last as long as the job. */
+static struct coll_ring_entry **peer_rings(const struct shoal_team *t, struct coll_ring_entry *mine)
+{
+    if (!t->all_local)
+        return NULL;
+    struct coll_ring_entry **r = malloc((size_t)t->n_pes * sizeof *r);
+    if (!r)
+        shoal_fatal("shmem collective", "out of memory for per-team collective state");
+    for (int i = 0; i < t->n_pes; i++)
+        r[i] = shoal_ptr(mine, shoal_team_pe(t, i));
+    return r;
+}
+
 static struct coll_team_state *new_state(const struct shoal_team *t)
 {
     struct coll_team_state *st = calloc(1, sizeof *st);
@@ -58,6 +75,7 @@ static struct coll_team_state *new_state(const struct shoal_team *t)
         shoal_fatal("shmem collective", "out of memory for per-team collective state");
     st->lead = 0;
     st->ring = area_of(t, 0)->bcast_ring;
+    st->peer_ring = peer_rings(t, st->ring);
     st->ring_taken = area_of(t, 0)->ring_taken;
     for (int e = 0; e < COLL_BCAST_RING; e++)
         st->ring_tail[e] = area_of(t, e / COLL_RING_ROWS)->ring_tail[e % COLL_RING_ROWS];
@@ -103,6 +121,7 @@ static void team_fini(struct shoal_team *t)
         return;
     if (st->hosts_ready)
         free_hosts(&st->hosts);
+    free(st->peer_ring);
     free(st);
     t->ext_state[coll_team_ext] = NULL;
 }
@@ -166,7 +185,7 @@ struct coll_call coll_team_call(struct shoal_team *t, int bank)
         .shm = t->all_local && !coll_no_loadstore, .line = a->line[bank], .line_seen = a->line_seen[bank],
         .bcast_ring = st->ring, .ring_last_use = st->ring_last_use,
         .ring_arrivals = st->ring_arrivals, .epoch = st->calls, .ring_taken = st->ring_taken,
-        .ring_tail = st->ring_tail, .synced = synced, .memo = st->memo,
+        .ring_tail = st->ring_tail, .synced = synced, .memo = st->memo, .peer_ring = st->peer_ring,
     };
 }
 

@@ -41,7 +41,7 @@ static void entry_write(const struct coll_call *c, size_t entry, const void *src
         memcpy(c->ring_tail[entry], (const char *)src + head, n - head);
 }
 
-static void entry_read(const struct coll_call *c, const struct coll_ring_entry *e, int pe, size_t entry,
+static void entry_read(const struct coll_call *c, const struct coll_ring_entry *e, int owner, size_t entry,
                        void *dest, size_t off, size_t n)
 {
     if (off < COLL_RING_HEAD) {
@@ -52,7 +52,7 @@ static void entry_read(const struct coll_call *c, const struct coll_ring_entry *
         n -= head;
     }
     if (n)
-        memcpy(dest, (const char *)shoal_ptr(c->ring_tail[entry], pe) + (off - COLL_RING_HEAD), n);
+        memcpy(dest, (const char *)shoal_ptr(c->ring_tail[entry], cc_pe(c, owner)) + (off - COLL_RING_HEAD), n);
 }
 
 void ring_publish(const struct coll_call *c, const void *src, size_t n)
@@ -69,10 +69,18 @@ void ring_publish(const struct coll_call *c, const void *src, size_t n)
             shoal_notify(cc_pe(c, i));
 }
 
-/* Member owner's entry of this call, once its stamp is there. */
-static const struct coll_ring_entry *await_entry(const struct coll_call *c, int pe)
+/* Member owner's entry of this call, in my mapping. */
+static const struct coll_ring_entry *entry_of(const struct coll_call *c, int owner)
 {
-    const struct coll_ring_entry *e = shoal_ptr(ring_entry(c), pe);
+    if (c->peer_ring)
+        return c->peer_ring[owner] + c->epoch % COLL_BCAST_RING;
+    return shoal_ptr(ring_entry(c), cc_pe(c, owner));
+}
+
+/* The same, once its stamp is there. */
+static const struct coll_ring_entry *await_entry(const struct coll_call *c, int owner)
+{
+    const struct coll_ring_entry *e = entry_of(c, owner);
     if (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch)
         SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch);
     return e;
@@ -80,13 +88,13 @@ static const struct coll_ring_entry *await_entry(const struct coll_call *c, int 
 
 void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n)
 {
-    int pe = cc_pe(c, owner);
-    entry_read(c, await_entry(c, pe), pe, c->epoch % COLL_BCAST_RING, dest, off, n);
+    const struct coll_ring_entry *e = await_entry(c, owner);
+    entry_read(c, e, owner, c->epoch % COLL_BCAST_RING, dest, off, n);
 }
 
 const void *ring_head(const struct coll_call *c, int owner)
 {
-    return await_entry(c, cc_pe(c, owner))->data;
+    return await_entry(c, owner)->data;
 }
 
 void ring_done(const struct coll_call *c)
