@@ -16,7 +16,6 @@
  * scheduler, as a SHMEM launcher that does not bind would leave PEs).  The best of several measurements
  * is reported: a limit, not a typical value. */
 #include "../common/bench_core.h"
-#include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,14 +26,6 @@
 struct shared_line {
     _Alignas(CACHE_LINE) volatile long counter;
 };
-
-static void pin_to_cpu(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    sched_setaffinity(0, sizeof set, &set);
-}
 
 #define STOP (-1L)
 
@@ -99,12 +90,12 @@ static struct pingpong_result measure(long rounds, int pinned, int two_lines, do
     child = fork();
     if (child == 0) {
         if (pinned)
-            pin_to_cpu(1);
+            bench_pin_to_cpu(1);
         answer(l);
         _exit(0);
     }
     if (pinned)
-        pin_to_cpu(0);
+        bench_pin_to_cpu(0);
     ask(l, 1, time_limit);  /* both sides running before the clock starts */
     res = ask(l, rounds, time_limit);
     l.to_answerer->counter = STOP;

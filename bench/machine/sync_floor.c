@@ -21,7 +21,6 @@
  *
  *   sync_floor --np N [--quick|--full|--verify-only]   (N = 1..MAX_PROCS) */
 #include "../common/bench_core.h"
-#include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,18 +51,11 @@ struct proc {
     long epoch, calls;
 };
 
-static void pause_once(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
 static void wait_until_at_least(const volatile long *word, long value)
 {
     for (int looks = 0; __atomic_load_n(word, __ATOMIC_ACQUIRE) < value; looks++) {
         if (looks < SPINS)
-            pause_once();
+            bench_cpu_pause();
         else
             sched_yield();
     }
@@ -123,14 +115,6 @@ static void call(struct proc *p, enum form f)
         __atomic_fetch_add(&p->s->bad, 1, __ATOMIC_RELAXED);
 }
 
-static void pin_to_cpu(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    sched_setaffinity(0, sizeof set, &set);
-}
-
 /* A slot's last reader must be done before its next call writes it: every
  * timed call sits between two barriers, as in the collectives program. */
 static void run_proc(struct proc *p, enum form f, long iters)
@@ -162,14 +146,14 @@ static double measure(int n, enum form f, int first_leaves, long iters, long *ba
         if (kids[i] == 0) {
             struct proc p = {s, i, n, first_leaves, 0, 0};
             if (pinned)
-                pin_to_cpu(i);
+                bench_pin_to_cpu(i);
             run_proc(&p, f, iters);
             _exit(0);
         }
     }
     struct proc p = {s, 0, n, first_leaves, 0, 0};
     if (pinned)
-        pin_to_cpu(0);
+        bench_pin_to_cpu(0);
     run_proc(&p, f, iters);
     for (int i = 1; i < n; i++)
         waitpid(kids[i], NULL, 0);

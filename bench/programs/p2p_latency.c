@@ -91,15 +91,8 @@ static double loop_pingpong(void *arg, long iters)
 
 static inline void spin_hint(int pause)
 {
-#if defined(__x86_64__) || defined(__i386__)
     if (pause)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    if (pause)
-        __asm__ __volatile__("yield");
-#else
-    (void)pause;
-#endif
+        bench_cpu_pause();
 }
 
 /* The same rounds with no library call: each side polls its own flag and

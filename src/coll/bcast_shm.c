@@ -21,9 +21,8 @@ static void await_arrivals(const struct coll_call *c, struct coll_ring_entry *e)
 
 static void announce_arrival(const struct coll_call *c, int root)
 {
-    int pe = cc_pe(c, root);
-    __atomic_fetch_add(&((struct coll_ring_entry *)shoal_ptr(ring_entry(c), pe))->arrived, 1, __ATOMIC_RELEASE);
-    shoal_notify(pe);
+    __atomic_fetch_add(&ring_peer_entry(c, root)->arrived, 1, __ATOMIC_RELEASE);
+    shoal_notify(cc_pe(c, root));
 }
 
 void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root)

@@ -250,6 +250,7 @@ struct coll_reduce {
 void bcast_linear(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
 /* Publish-and-copy through each member's ring (ring.c; needs c->bcast_ring). */
 struct coll_ring_entry *ring_entry(const struct coll_call *c);   /* mine for this call */
+struct coll_ring_entry *ring_peer_entry(const struct coll_call *c, int owner);   /* member owner's, in my mapping */
 void ring_publish(const struct coll_call *c, const void *src, size_t n);
 void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, size_t n);
 /* Member owner's first COLL_RING_HEAD published bytes, in place (8-byte

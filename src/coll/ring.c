@@ -69,18 +69,17 @@ void ring_publish(const struct coll_call *c, const void *src, size_t n)
             shoal_notify(cc_pe(c, i));
 }
 
-/* Member owner's entry of this call, in my mapping. */
-static const struct coll_ring_entry *entry_of(const struct coll_call *c, int owner)
+struct coll_ring_entry *ring_peer_entry(const struct coll_call *c, int owner)
 {
     if (c->peer_ring)
         return c->peer_ring[owner] + c->epoch % COLL_BCAST_RING;
     return shoal_ptr(ring_entry(c), cc_pe(c, owner));
 }
 
-/* The same, once its stamp is there. */
+/* Member owner's entry of this call, once its stamp is there. */
 static const struct coll_ring_entry *await_entry(const struct coll_call *c, int owner)
 {
-    const struct coll_ring_entry *e = entry_of(c, owner);
+    const struct coll_ring_entry *e = ring_peer_entry(c, owner);
     if (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch)
         SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < c->epoch);
     return e;
