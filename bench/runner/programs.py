@@ -128,7 +128,7 @@ PROGRAMS: List[Program] = [
 # not know make its runs fail at start-up, which the report shows.
 SHOAL_ALGORITHMS = (
     "SHMEM_BARRIER_ALGORITHM=shm,dissem,tree",
-    "SHMEM_BCAST_ALGORITHM=shm,linear,binomial,scatter_allgather",
+    "SHMEM_BCAST_ALGORITHM=shm,pull,linear,binomial,scatter_allgather",
     "SHMEM_REDUCE_ALGORITHM=flat,recdbl,bruck,rsag,ring,shm",   # 004 s5 order: FT, RD, BR, RSAG
     "SHMEM_COLLECT_ALGORITHM=shm,linear,ring,recdbl,bruck",
     "SHMEM_FCOLLECT_ALGORITHM=shm,linear,ring,recdbl,bruck",

@@ -117,6 +117,12 @@ void coll_bcast_run(const struct coll_call *c, void *dest, const void *src, size
             break;
         }
         __attribute__((fallthrough));   /* not applicable here: the small-message form that is */
+    case A_PULL:
+        if (c->shm) {
+            bcast_pull(c, dest, src, n, root, root_dest);
+            break;
+        }
+        __attribute__((fallthrough));   /* members cannot read the root's memory */
     case A_LINEAR: bcast_linear(c, dest, src, n, root, root_dest); break;
     case A_SCATTER_ALLGATHER:
         if (root_dest) {

@@ -152,6 +152,11 @@ SHOAL_INLINE void cc_put(const struct coll_call *c, int i, void *dst, const void
 
 /* Wait for count more signals on my flag idx. */
 void cc_await(const struct coll_call *c, int idx, uint64_t count);
+/* A signal that carries a value: member i's flag idx grows by v (nonzero),
+ * and its one awaited signal on idx returns v.  One such signal per call on
+ * idx, and nothing else signals idx in that call. */
+void cc_signal_value(const struct coll_call *c, int i, int idx, uint64_t v);
+uint64_t cc_await_value(const struct coll_call *c, int idx);
 
 /* One-line mailboxes, for payloads of at most COLL_LINE_BYTES on shared memory. */
 SHOAL_INLINE bool cc_lines_ok(const struct coll_call *c, size_t bytes)
@@ -263,6 +268,8 @@ void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n,
 void alltoall_shm(const struct coll_call *c, void *dest, const void *src, size_t block);
 void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
 void bcast_scatter_allgather(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
+/* Needs c->shm: every member copies from the root's source (symmetric) itself. */
+void bcast_pull(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
 
 void reduce_flat(const struct coll_call *c, const struct coll_reduce *r);
 void reduce_shm(const struct coll_call *c, const struct coll_reduce *r);   /* needs c->bcast_ring, <= COLL_RING_BYTES */
@@ -329,6 +336,7 @@ enum coll_alg {
     A_LINEAR, A_BINOMIAL, A_SCATTER_ALLGATHER,       /* broadcast (and linear collect) */
     A_FLAT, A_RECDBL, A_RING, A_BRUCK, A_RSAG, A_HIER, /* reductions (recdbl/ring/bruck: collects too) */
     A_PAIRWISE,                                      /* alltoall */
+    A_PULL,                                          /* broadcast on shared memory */
 };
 /* Facts a choice may depend on: equal on every member of the call. */
 struct coll_shape {

@@ -275,6 +275,26 @@ void cc_await(const struct coll_call *c, int idx, uint64_t count)
     shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, w, &before, &back, NULL, shoal.my_pe, false);
 }
 
+void cc_signal_value(const struct coll_call *c, int i, int idx, uint64_t v)
+{
+    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, &c->flag[idx], NULL, &v, NULL, cc_pe(c, i), false);
+}
+
+uint64_t cc_await_value(const struct coll_call *c, int idx)
+{
+    uint64_t *w = &c->flag[idx];
+    if (c->seen) {
+        uint64_t was = c->seen[idx];
+        SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) == was);
+        c->seen[idx] = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+        return c->seen[idx] - was;
+    }
+    SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) == 0);
+    uint64_t v = __atomic_load_n(w, __ATOMIC_ACQUIRE), back = -v, before;
+    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, w, &before, &back, NULL, shoal.my_pe, false);   /* as cc_await */
+    return v;
+}
+
 void cc_barrier(const struct coll_call *c, int idx)
 {
     for (int d = 1, k = 0; d < c->n; d <<= 1, k++) {

@@ -189,6 +189,31 @@ static void broadcasts(const struct team *tm, int salt)
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
         for (int r = 0; r < 2; r++)
             check_bcast(tm, dst, src, sizes[si], r ? tm->n - 1 : 0, salt);
+    size_t n = 70001;
+    for (int r = 0; r < 2; r++) {   /* in place: dest == source */
+        int root = r ? tm->n - 1 : 0;
+        for (size_t i = 0; i < n; i++)
+            dst[i] = pat(tm->my, i, salt + 1);
+        CHECK(shmem_broadcastmem(tm->t, dst, dst, n, root) == 0, "broadcast rc");
+        for (size_t i = 0; i < n; i++)
+            CHECK(dst[i] == pat(root, i, salt + 1), "team %s: broadcast in place from root %d: byte %zu is %d",
+                  tm->label, root, i, dst[i]);
+    }
+    /* A root source outside the symmetric heap (the spec asks for a
+     * symmetric one; older programs pass a private buffer there, and other
+     * members' sources are never read), at a size every algorithm moves. */
+    unsigned char *mine = malloc(n);
+    CHECK(mine != NULL, "malloc");
+    int root = tm->n / 2;
+    for (size_t i = 0; i < n; i++) {
+        mine[i] = pat(tm->my, i, salt + 2);
+        dst[i] = 0xee;
+    }
+    CHECK(shmem_broadcastmem(tm->t, dst, tm->my == root ? mine : src, n, root) == 0, "broadcast rc");
+    for (size_t i = 0; i < n; i++)
+        CHECK(dst[i] == pat(root, i, salt + 2), "team %s: broadcast from a private root source: byte %zu is %d",
+              tm->label, i, dst[i]);
+    free(mine);
 }
 
 /* Many small broadcasts back to back with rotating roots and sizes, the
