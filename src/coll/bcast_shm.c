@@ -6,15 +6,17 @@
  *
  * Leaving early would still break the slot rule of coll_internal.h for the
  * calls that follow (they may write into the previous call's pSync slot),
- * so the root waits until every member has left the team's previous call.
- * A barrier on the team since that call proves it for free (the common
- * "barrier, then broadcast"); otherwise members count their arrival in the
- * root's entry and the root waits for the count. */
+ * so no member leaves before every member has left the team's previous
+ * call.  A barrier on the team since that call proves it for free (the
+ * common "barrier, then broadcast"); otherwise members count their arrival
+ * in the root's entry, and the root and (from 3 members on) the members
+ * wait for the count.  Members leaving at once broke it: with recursive
+ * doubling's reductions between broadcasts at 5 PEs, a member still in a
+ * reduction had its scratch overwritten by the next one. */
 #include "coll_internal.h"
 
-static void await_arrivals(const struct coll_call *c, struct coll_ring_entry *e)
+static void await_count(const struct coll_ring_entry *e, uint64_t arrivals)
 {
-    uint64_t arrivals = c->ring_arrivals[c->epoch % COLL_BCAST_RING] += (uint64_t)(c->n - 1);
     if (__atomic_load_n(&e->arrived, __ATOMIC_ACQUIRE) < arrivals)
         SHOAL_WAIT_WHILE_LOCAL(__atomic_load_n(&e->arrived, __ATOMIC_ACQUIRE) < arrivals);
 }
@@ -28,16 +30,26 @@ static void announce_arrival(const struct coll_call *c, int root)
 void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root)
 {
     if (c->me == root) {
+        struct coll_ring_entry *e = ring_entry(c);
+        uint64_t arrivals = 0;
+        if (!c->synced) {   /* before the publish, whose stamp releases it to the members */
+            arrivals = c->ring_arrivals[c->epoch % COLL_BCAST_RING] += (uint64_t)(c->n - 1);
+            __atomic_store_n(&e->expected, arrivals, __ATOMIC_RELAXED);
+        }
         ring_publish(c, src, n);
         if (dest != src)
             memcpy(dest, src, n);
         if (!c->synced)
-            await_arrivals(c, ring_entry(c));
+            await_count(e, arrivals);
         ring_done(c);
         return;
     }
     if (!c->synced)
         announce_arrival(c, root);
     ring_take(c, root, dest, 0, n);
+    if (!c->synced && c->n > 2) {   /* with two, my own arrival was the last */
+        const struct coll_ring_entry *e = ring_peer_entry(c, root);
+        await_count(e, __atomic_load_n(&e->expected, __ATOMIC_RELAXED));
+    }
     ring_done(c);
 }

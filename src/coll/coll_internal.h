@@ -76,6 +76,7 @@ struct coll_ring_entry {
     uint64_t ready;                                /* epoch of the call published here */
     unsigned char data[COLL_RING_HEAD];            /* the head of the data */
     _Alignas(64) uint64_t arrived;                 /* members that entered, when the root must know */
+    uint64_t expected;                             /* what arrived reaches once all entered this call */
 };
 
 struct coll_area {

@@ -1,0 +1,59 @@
+/* Collectives back to back on one team with no barrier between them:
+ * reductions, broadcasts from a rotating root and fcollects, each checked.
+ * Whether a member may run ahead into the next call while another is
+ * still in the previous one is each algorithm's business (the slot rule of
+ * src/coll/coll_internal.h); a broadcast that let members leave before all
+ * had arrived let the next reduction overwrite the scratch of a member
+ * still in the one before (recursive doubling and Bruck, 5 and 8 PEs: a
+ * wrong sum within a few thousand rounds).  Run under forced algorithms. */
+#include <stdlib.h>
+
+#include "check.h"
+
+enum { ROUNDS = 4000, NRED = 4, NB = 16 };
+
+static void reduce_round(long *dst, long *src, long r, int me, int n)
+{
+    for (int i = 0; i < NRED; i++)
+        src[i] = me * 1000 + r + i;
+    CHECK(shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, NRED) == 0, "reduce rc");
+    for (int i = 0; i < NRED; i++)
+        CHECK(dst[i] == 1000L * n * (n - 1) / 2 + (long)n * (r + i), "round %ld: sum[%d] is %ld, want %ld", r, i,
+              dst[i], 1000L * n * (n - 1) / 2 + (long)n * (r + i));
+}
+
+static void bcast_round(char *dst, char *src, long r, int me, int n)
+{
+    int root = (int)(r % n);
+    for (int i = 0; i < NB; i++)
+        src[i] = (char)(me + r + i);
+    CHECK(shmem_broadcastmem(SHMEM_TEAM_WORLD, dst, src, NB, root) == 0, "broadcast rc");
+    for (int i = 0; i < NB; i++)
+        CHECK(dst[i] == (char)(root + r + i), "round %ld: broadcast from %d: byte %d is %d", r, root, i, dst[i]);
+}
+
+static void fcollect_round(long *dst, long *src, long r, int me, int n)
+{
+    *src = me * 7 + r;
+    CHECK(shmem_long_fcollect(SHMEM_TEAM_WORLD, dst, src, 1) == 0, "fcollect rc");
+    for (int j = 0; j < n; j++)
+        CHECK(dst[j] == j * 7 + r, "round %ld: fcollect block %d is %ld", r, j, dst[j]);
+}
+
+int main(void)
+{
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    long *rs = shmem_malloc(NRED * sizeof(long)), *rd = shmem_malloc(NRED * sizeof(long));
+    char *bs = shmem_malloc(NB), *bd = shmem_malloc(NB);
+    long *fs = shmem_malloc(sizeof(long)), *fd = shmem_malloc((size_t)n * sizeof(long));
+    CHECK(rs && rd && bs && bd && fs && fd, "shmem_malloc");
+    for (long r = 0; r < ROUNDS; r++) {
+        reduce_round(rd, rs, r, me, n);
+        bcast_round(bd, bs, r, me, n);
+        if (r % 3 == 0)
+            fcollect_round(fd, fs, r, me, n);
+    }
+    shmem_finalize();
+    return 0;
+}
