@@ -30,17 +30,16 @@ static void announce_arrival(const struct coll_call *c, int root)
 void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root)
 {
     if (c->me == root) {
-        struct coll_ring_entry *e = ring_entry(c);
         uint64_t arrivals = 0;
         if (!c->synced) {   /* before the publish, whose stamp releases it to the members */
             arrivals = c->ring_arrivals[c->epoch % COLL_BCAST_RING] += (uint64_t)(c->n - 1);
-            __atomic_store_n(&e->expected, arrivals, __ATOMIC_RELAXED);
+            __atomic_store_n(&ring_entry(c)->expected, arrivals, __ATOMIC_RELAXED);
         }
         ring_publish(c, src, n);
         if (dest != src)
             memcpy(dest, src, n);
         if (!c->synced)
-            await_count(e, arrivals);
+            await_count(ring_entry(c), arrivals);
         ring_done(c);
         return;
     }

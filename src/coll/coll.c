@@ -87,7 +87,7 @@ int shoal_coll_reduce(struct shoal_team *t, enum shoal_op op, enum shoal_dtype d
             memcpy(dest, src, nreduce * r.elem);
         return 0;
     }
-    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_call c = coll_team_call(t);
     if (hier_chosen(t, &c, K_REDUCE, nreduce * r.elem))
         reduce_hier(t, &r);
     else
@@ -100,7 +100,7 @@ int shoal_coll_scan(struct shoal_team *t, enum shoal_dtype dt, void *dest, const
 {
     if (!nelems)
         return 0;
-    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_call c = coll_team_call(t);
     scan_recdbl(&c, dt, dest, src, nelems, inclusive);
     return 0;
 }
@@ -143,7 +143,7 @@ int shoal_coll_broadcast(struct shoal_team *t, void *dest, const void *src, size
             memcpy(dest, src, nbytes);
         return 0;
     }
-    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_call c = coll_team_call(t);
     coll_team_broadcast_root(t, &c, root);
     if (hier_chosen(t, &c, K_BCAST, nbytes))
         bcast_hier(t, dest, src, nbytes, root);
@@ -175,7 +175,7 @@ int shoal_coll_fcollect(struct shoal_team *t, void *dest, const void *src, size_
 {
     if (!nbytes)
         return 0;
-    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_call c = coll_team_call(t);
     if (hier_chosen(t, &c, K_FCOLLECT, nbytes) && collect_hier(t, dest, src, nbytes, true))
         return 0;
     struct coll_blocks b = {.dest = dest, .mine = src, .len0 = nbytes};
@@ -223,7 +223,7 @@ int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t
         memcpy(dest, src, nbytes);
         return 0;
     }
-    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_call c = coll_team_call(t);
     struct coll_shape s = shape_of(&c, 0);   /* sizes differ per member: not a shared fact */
     s.multi_host = coll_spans_hosts(t);
     /* as hier_chosen, but the ring's question below needs the same shape */
@@ -259,7 +259,7 @@ int shoal_coll_alltoall(struct shoal_team *t, void *dest, const void *src, size_
 {
     if (!nbytes)
         return 0;
-    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_call c = coll_team_call(t);
     struct coll_shape s = shape_of(&c, nbytes);
     if (coll_choose(K_ALLTOALL, &s) == A_SHM && c.shm && (size_t)c.n * nbytes <= COLL_RING_BYTES)
         alltoall_shm(&c, dest, src, nbytes);
@@ -273,7 +273,7 @@ int shoal_coll_alltoalls(struct shoal_team *t, void *dest, const void *src, ptrd
 {
     if (!nelems)
         return 0;
-    struct coll_call c = coll_team_call(t, BANK_CALL);
+    struct coll_call c = coll_team_call(t);
     alltoall_pairwise(&c, dest, src, dst, sst, elem, nelems);
     return 0;
 }

@@ -22,6 +22,7 @@
 #define SHOAL_COLL_INTERNAL_H
 
 #include "coll.h"
+#include "../prof/prof.h"
 
 /* ---- this PE's part of a team's pSync slot (a team extension, group.c) ---- */
 #define SHOAL_COLL_SCRATCH_BYTES 65536   /* struct coll_area; pages nobody touches cost no memory */
@@ -203,8 +204,8 @@ int cc_pow2_floor(int n);
 void *cc_tmp(size_t bytes, int which);
 
 /* ---- the call's setup from a team or an active set (group.c) ---- */
-/* Start a collective on team t: the next of its slots, bank b. */
-struct coll_call coll_team_call(struct shoal_team *t, int bank);
+/* Start a collective on team t: the next of its slots, bank BANK_CALL. */
+struct coll_call coll_team_call(struct shoal_team *t);
 /* The same slot as the last coll_team_call on t, another bank (phases). */
 struct coll_call coll_team_phase(struct shoal_team *t, int bank, const int *pes, int n, int me);
 /* An active set's call: flags in the user's pSync (left as given), scratch
@@ -359,7 +360,23 @@ struct coll_memo {
 /* Above this many bytes on shared memory recursive doubling reduces in the
  * partner's dest ("left computes", reduce_recdbl_ls.c), through no scratch. */
 enum { COLL_RECDBL_LS_BYTES = 16384 };
-enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s);
+/* Field by field: cheaper than clearing a key's padding for memcmp. */
+SHOAL_INLINE bool coll_same_shape(const struct coll_shape *a, const struct coll_shape *b)
+{
+    return a->n == b->n && a->bytes == b->bytes && a->scratch == b->scratch && a->shm == b->shm &&
+           a->multi_host == b->multi_host && a->lines == b->lines && a->ring == b->ring;
+}
+extern unsigned coll_memo_generation;   /* select.c: what a remembered answer is valid for */
+enum coll_alg coll_choose_slow(enum coll_kind k, const struct coll_shape *s);
+/* The algorithm for a call of this shape: a team call repeating its last
+ * shape of the kind is answered here (the common loop), else select.c. */
+SHOAL_INLINE enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
+{
+    const struct coll_memo *m = s->memo ? &s->memo[k] : NULL;
+    if (SHOAL_LIKELY(m && m->generation == coll_memo_generation && !shoal_prof_on && coll_same_shape(&m->s, s)))
+        return m->a;
+    return coll_choose_slow(k, s);
+}
 void coll_collect_run(const struct coll_call *c, enum coll_kind k, const struct coll_blocks *b, size_t avg);
 const char *coll_alg_name(enum coll_alg a);
 /* select.c's names (those SHMEM_<COLL>_ALGORITHM takes): a name's algorithm, and the list for messages */

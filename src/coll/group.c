@@ -30,6 +30,10 @@ struct coll_team_state {
      * thread-local (each thread-local access in a shared library is a
      * __tls_get_addr call); a team's collectives never run concurrently. */
     struct coll_memo memo[K_KINDS];
+    /* A whole-team call on each slot but its epoch and synced: copied
+     * per call instead of computed (~90 instructions of a 2-PE broadcast's
+     * ~500). */
+    struct coll_call call[SHOAL_PSYNC_PER_TEAM];
 };
 /* Parts of a slot's coll_area some call used: the flag words, a bank's
  * mailboxes, the ring.  Whatever a peer writes into mine belongs to a call
@@ -68,6 +72,18 @@ static struct coll_ring_entry **peer_rings(const struct shoal_team *t, struct co
     return r;
 }
 
+static struct coll_call call_on_slot(const struct shoal_team *t, struct coll_team_state *st, int slot)
+{
+    struct coll_area *a = area_of(t, slot);
+    return (struct coll_call){
+        .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
+        .flag = a->flag[BANK_CALL], .seen = a->seen[BANK_CALL], .buf = a->buf, .buf_bytes = COLL_AREA_BUF_BYTES,
+        .shm = t->all_local && !coll_no_loadstore, .line = a->line[BANK_CALL], .line_seen = a->line_seen[BANK_CALL],
+        .bcast_ring = st->ring, .ring_last_use = st->ring_last_use, .ring_arrivals = st->ring_arrivals,
+        .ring_taken = st->ring_taken, .ring_tail = st->ring_tail, .memo = st->memo, .peer_ring = st->peer_ring,
+    };
+}
+
 static struct coll_team_state *new_state(const struct shoal_team *t)
 {
     struct coll_team_state *st = calloc(1, sizeof *st);
@@ -79,6 +95,8 @@ static struct coll_team_state *new_state(const struct shoal_team *t)
     st->ring_taken = area_of(t, 0)->ring_taken;
     for (int e = 0; e < COLL_BCAST_RING; e++)
         st->ring_tail[e] = area_of(t, e / COLL_RING_ROWS)->ring_tail[e % COLL_RING_ROWS];
+    for (int s = 0; s < SHOAL_PSYNC_PER_TEAM; s++)
+        st->call[s] = call_on_slot(t, st, s);
     return st;
 }
 
@@ -169,24 +187,19 @@ static bool reachable(const int *pes, int n, int start, int stride)
     return true;
 }
 
-struct coll_call coll_team_call(struct shoal_team *t, int bank)
+struct coll_call coll_team_call(struct shoal_team *t)
 {
     struct coll_team_state *st = state_of(t);
     st->slot = (int)(st->calls++ % SHOAL_PSYNC_PER_TEAM);
-    st->used[st->slot] |= USED_FLAGS | 1u << bank;
+    st->used[st->slot] |= USED_FLAGS | 1u << BANK_CALL;
     st->used[0] |= USED_RING;
-    struct coll_area *a = area_of(t, st->slot);
     bool synced = st->synced == st->calls - 1;
     if (synced)
         st->lead = 0;   /* the first call after a barrier: a broadcast names its root instead */
-    return (struct coll_call){
-        .n = t->n_pes, .me = t->my_pe, .start = t->start, .stride = t->stride, .members = t->members,
-        .flag = a->flag[bank], .seen = a->seen[bank], .buf = a->buf, .buf_bytes = COLL_AREA_BUF_BYTES,
-        .shm = t->all_local && !coll_no_loadstore, .line = a->line[bank], .line_seen = a->line_seen[bank],
-        .bcast_ring = st->ring, .ring_last_use = st->ring_last_use,
-        .ring_arrivals = st->ring_arrivals, .epoch = st->calls, .ring_taken = st->ring_taken,
-        .ring_tail = st->ring_tail, .synced = synced, .memo = st->memo, .peer_ring = st->peer_ring,
-    };
+    struct coll_call c = st->call[st->slot];
+    c.epoch = st->calls;
+    c.synced = synced;
+    return c;
 }
 
 /* Phases of a hierarchical call share its slot; each gets its own flag bank

@@ -77,7 +77,9 @@ static const struct {
 };
 static enum coll_alg forced[K_KINDS];
 static bool initialized;   /* until shmem_init calls shoal_coll_init, the first choice does */
-static unsigned generation; /* bumped by every init: remembered choices are stale after it */
+/* Bumped by every init and finalize: remembered choices are stale after
+ * either, and a choice remembered under one generation is valid only in it. */
+unsigned coll_memo_generation;
 
 const char *coll_alg_name(enum coll_alg a)
 {
@@ -135,7 +137,7 @@ void shoal_coll_init(void)
     coll_fake_hosts = (int)shoal_cfg.coll_fake_hosts;
     coll_no_loadstore = shoal_cfg.coll_no_loadstore;
     hier_enabled = shoal_cfg.coll_hier;
-    generation++;
+    coll_memo_generation++;
     initialized = true;
 }
 
@@ -143,12 +145,13 @@ unsigned coll_generation(void)
 {
     if (SHOAL_UNLIKELY(!initialized))
         shoal_coll_init();
-    return generation;
+    return coll_memo_generation;
 }
 
 void shoal_coll_fini(void)
 {
     initialized = false;   /* a later shmem_init reads the environment again (and forgets choices) */
+    coll_memo_generation++;
 }
 
 /* ---- the model ----
@@ -323,25 +326,18 @@ static enum coll_alg cheapest(double (*cost)(enum coll_alg, const struct coll_sh
 
 static enum coll_alg choose(enum coll_kind k, const struct coll_shape *s);
 
-/* Field by field: cheaper than clearing a key's padding for memcmp. */
-static bool same_shape(const struct coll_shape *a, const struct coll_shape *b)
-{
-    return a->n == b->n && a->bytes == b->bytes && a->scratch == b->scratch && a->shm == b->shm &&
-           a->multi_host == b->multi_host && a->lines == b->lines && a->ring == b->ring;
-}
-
 /* Loops repeat one call shape: remember the last answer per kind, in the
- * team's state for team calls, else per thread. */
-enum coll_alg coll_choose(enum coll_kind k, const struct coll_shape *s)
+ * team's state for team calls (coll_choose answers those), else per thread. */
+enum coll_alg coll_choose_slow(enum coll_kind k, const struct coll_shape *s)
 {
     static __thread struct coll_memo per_thread[K_KINDS];
     struct coll_memo *m = s->memo ? &s->memo[k] : &per_thread[k];
     if (SHOAL_UNLIKELY(!initialized))
         shoal_coll_init();
-    if (m->generation != generation || !same_shape(&m->s, s)) {
+    if (m->generation != coll_memo_generation || !coll_same_shape(&m->s, s)) {
         m->s = *s;
         m->a = choose(k, s);
-        m->generation = generation;
+        m->generation = coll_memo_generation;
     }
     if (SHOAL_UNLIKELY(shoal_prof_on))   /* a thread-local store costs a call in a shared library */
         shoal_prof_choice(coll_alg_name(m->a));
