@@ -23,8 +23,6 @@ void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size
         if (!c->dest_ready)
             cc_signal(c, (parent + root) % P, F_ARRIVE);
         cc_await(c, F_DATA, 1);
-    } else if (root_dest && dest != src) {
-        memcpy(dest, src, n);
     }
     const void *from = r == 0 ? src : dest;
     int top = low;
@@ -33,4 +31,6 @@ void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size
     for (int d = top; d >= low; d >>= 1)
         if (r + d < P)
             cc_put_signal(c, (r + d + root) % P, dest, from, n, F_DATA);
+    if (r == 0 && root_dest && dest != src)   /* after the sends: the subtrees' copies are awaited */
+        memcpy(dest, src, n);
 }

@@ -15,10 +15,10 @@ void bcast_linear(const struct coll_call *c, void *dest, const void *src, size_t
         cc_await(c, F_DATA, 1);
         return;
     }
-    if (root_dest && dest != src)
-        memcpy(dest, src, n);
     if (!c->dest_ready)
         cc_await(c, F_ARRIVE, c->n - 1);
     for (int i = 1; i < c->n; i++)
         cc_put_signal(c, (root + i) % c->n, dest, src, n, F_DATA);
+    if (root_dest && dest != src)   /* after the others' copies: theirs are awaited */
+        memcpy(dest, src, n);
 }
