@@ -1,5 +1,6 @@
 /* Collectives back to back on one team with no barrier between them:
- * reductions, broadcasts from a rotating root and fcollects, each checked.
+ * reductions, broadcasts from a rotating root, fcollects, collects and
+ * alltoalls, each checked.
  * Whether a member may run ahead into the next call while another is
  * still in the previous one is each algorithm's business (the slot rule of
  * src/coll/coll_internal.h); a broadcast that let members leave before all
@@ -40,19 +41,44 @@ static void fcollect_round(long *dst, long *src, long r, int me, int n)
         CHECK(dst[j] == j * 7 + r, "round %ld: fcollect block %d is %ld", r, j, dst[j]);
 }
 
+static void collect_round(long *dst, long *src, long r, int me, int n)
+{
+    int mine = (int)((me + r) % 3);   /* 0-2 elements each */
+    for (int i = 0; i < mine; i++)
+        src[i] = me * 100 + r + i;
+    CHECK(shmem_long_collect(SHMEM_TEAM_WORLD, dst, src, (size_t)mine) == 0, "collect rc");
+    int at = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < (int)((j + r) % 3); i++, at++)
+            CHECK(dst[at] == j * 100 + r + i, "round %ld: collect: member %d element %d is %ld", r, j, i, dst[at]);
+}
+
+static void alltoall_round(long *dst, long *src, long r, int me, int n)
+{
+    for (int j = 0; j < n; j++)
+        src[j] = me * 1000 + j * 10 + r;
+    CHECK(shmem_long_alltoall(SHMEM_TEAM_WORLD, dst, src, 1) == 0, "alltoall rc");
+    for (int j = 0; j < n; j++)
+        CHECK(dst[j] == j * 1000 + me * 10 + r, "round %ld: alltoall block from %d is %ld", r, j, dst[j]);
+}
+
 int main(void)
 {
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     long *rs = shmem_malloc(NRED * sizeof(long)), *rd = shmem_malloc(NRED * sizeof(long));
     char *bs = shmem_malloc(NB), *bd = shmem_malloc(NB);
-    long *fs = shmem_malloc(sizeof(long)), *fd = shmem_malloc((size_t)n * sizeof(long));
+    long *fs = shmem_malloc((size_t)n * sizeof(long)), *fd = shmem_malloc(3 * (size_t)n * sizeof(long));
     CHECK(rs && rd && bs && bd && fs && fd, "shmem_malloc");
     for (long r = 0; r < ROUNDS; r++) {
         reduce_round(rd, rs, r, me, n);
         bcast_round(bd, bs, r, me, n);
         if (r % 3 == 0)
             fcollect_round(fd, fs, r, me, n);
+        else if (r % 3 == 1)
+            collect_round(fd, fs, r, me, n);
+        else if (r % 6 == 2)
+            alltoall_round(fd, fs, r, me, n);
     }
     shmem_finalize();
     return 0;
