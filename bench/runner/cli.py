@@ -211,8 +211,14 @@ def run_all(cases: List[Case], libs: List[Library], built, reps: int, mode_flag:
             timeout: float, out_dir: str, coll: results.Collection) -> None:
     total = sum(len(who_runs(c, libs)) for c in cases) * reps
     done = 0
-    for case in cases:
-        for rep in range(reps):
+    # Repetition by repetition over every case, not all of one case's
+    # repetitions in a row: this machine drifts between placements over
+    # minutes (a small figure moves 20-30%), so an algorithm comparison's
+    # columns, each measured in one stretch, compared stretches instead of
+    # algorithms (2 PEs, rsag forced against rsag named by a tuning file:
+    # 1.2x apart in one run, either ahead in alternating ones).
+    for rep in range(reps):
+        for case in cases:
             for lib in who_runs(case, libs):
                 done += 1
                 run_one(case, lib, rep, built, mode_flag, timeout, out_dir, coll,
