@@ -111,18 +111,18 @@ void coll_bcast_run(const struct coll_call *c, void *dest, const void *src, size
 {
     struct coll_shape s = shape_of(c, n);
     switch (coll_choose(K_BCAST, &s)) {
-    case A_SHM:
-        if (c->bcast_ring && c->shm && root_dest && n <= COLL_RING_BYTES) {
-            bcast_shm(c, dest, src, n, root);
-            break;
-        }
-        __attribute__((fallthrough));   /* not applicable here: the small-message form that is */
     case A_PULL:
         if (c->shm) {
             bcast_pull(c, dest, src, n, root, root_dest);
             break;
         }
         __attribute__((fallthrough));   /* members cannot read the root's memory */
+    case A_SHM:
+        if (c->bcast_ring && c->shm && root_dest && n <= COLL_RING_BYTES) {
+            bcast_shm(c, dest, src, n, root);
+            break;
+        }
+        __attribute__((fallthrough));   /* not applicable here (an active set): one put each, a signal */
     case A_LINEAR: bcast_linear(c, dest, src, n, root, root_dest); break;
     case A_SCATTER_ALLGATHER:
         if (root_dest) {

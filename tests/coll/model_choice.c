@@ -1,7 +1,7 @@
 /* What auto picks, read back from the profile by model_choice_test.py:
  * an OSU-style float sum on active sets (alternating pSync and pWrk) of
- * argv[1] floats, a team long sum of one long, a team broadcast of 1 KiB.
- * Checks the results too. */
+ * argv[1] floats, a team long sum of one long, a team broadcast of 1 KiB,
+ * an active-set broadcast64 of 1 KiB.  Checks the results too. */
 #include <stdlib.h>
 
 #include <shmem.h>
@@ -12,6 +12,7 @@ enum { MAXF = 1024, CALLS = 4 };
 static float fsrc[MAXF], fdst[MAXF], wrk[2][MAXF / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static long psync[2][SHMEM_REDUCE_SYNC_SIZE], lsrc, ldst;
 static char bsrc[1024], bdst[1024];
+static long asrc[128], adst[128], apsync[2][SHMEM_BCAST_SYNC_SIZE];
 
 int main(int argc, char **argv)
 {
@@ -19,9 +20,14 @@ int main(int argc, char **argv)
     shmem_init();
     int me = shmem_my_pe(), np = shmem_n_pes();
     CHECK(nf > 0 && nf <= MAXF, "1..%d floats", MAXF);
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
         for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
             psync[s][i] = SHMEM_SYNC_VALUE;
+        for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
+            apsync[s][i] = SHMEM_SYNC_VALUE;
+    }
+    for (int i = 0; i < 128; i++)
+        asrc[i] = me * 1000 + i;
     for (int i = 0; i < nf; i++)
         fsrc[i] = (float)(me + i);
     for (int i = 0; i < 1024; i++)
@@ -39,6 +45,10 @@ int main(int argc, char **argv)
         shmem_broadcastmem(SHMEM_TEAM_WORLD, bdst, bsrc, sizeof bsrc, 0);
         for (int i = 0; i < 1024; i++)
             CHECK(bdst[i] == (char)(i * 7), "broadcast byte %d", i);
+        shmem_barrier_all();   /* the dests are ready before anyone calls (1.4 semantics) */
+        shmem_broadcast64(adst, asrc, 128, 0, 0, 0, np, apsync[c % 2]);
+        for (int i = 0; i < 128 && me != 0; i++)
+            CHECK_EQ_LONG(adst[i], i);
     }
     shmem_finalize();
     return 0;

@@ -8,8 +8,10 @@ when the machine has 2 cores or more): a 256-byte float sum on active sets
 takes the flat tree (the model once priced its 8 pieces through a pWrk of
 half the vector as one step and ran recursive doubling, 4x slower), a
 one-long team sum recursive doubling in line mailboxes, a 1 KiB team
-broadcast not the ring.  With more PEs than cores: the team sum and the
-1 KiB broadcast go through the ring (shm), the active-set sum flat."""
+broadcast pull (every member copies the root's source), a 1 KiB active-set
+broadcast linear (dests ready: one put each).  With more PEs than cores: the
+team sum and the 1 KiB broadcast go through the ring (shm), the active-set
+sum flat, the active-set broadcast pull."""
 import json
 import os
 import subprocess
@@ -48,13 +50,14 @@ if cpus >= 2:
     got = algorithms(2, 64)
     expect(got, 2, "shmem_float_sum_to_all", "flat")
     expect(got, 2, "shmem_long_sum_reduce", "recdbl")
-    if got and "shm" in got.get("shmem_broadcastmem", set()):
-        fails.append("2 PEs: a 1 KiB broadcast went through the ring")
+    expect(got, 2, "shmem_broadcastmem", "pull")
+    expect(got, 2, "shmem_broadcast64", "linear")
 crowded = max(3, cpus + 1)
 got = algorithms(crowded, 64)
 expect(got, crowded, "shmem_float_sum_to_all", "flat")
 expect(got, crowded, "shmem_long_sum_reduce", "shm")
 expect(got, crowded, "shmem_broadcastmem", "shm")
+expect(got, crowded, "shmem_broadcast64", "pull")
 if fails:
     print("model_choice_test: FAIL\n" + "\n".join(fails))
     sys.exit(1)
