@@ -54,16 +54,13 @@ static void run_root(const struct coll_call *c, void *dest, const void *src, siz
     if (arrivals(c, root_dest))
         cc_await(c, F_ARRIVE, (uint64_t)(c->n - 1));
     uint64_t where = where_of(src);
-    if (where == PUSHED) {
-        for (int i = 0; i < c->n; i++)
-            if (i != root)
-                cc_signal_value(c, i, F_WHERE, PUSHED);
-        bcast_linear(c, dest, src, n, root, root_dest);
-        return;
-    }
     for (int i = 0; i < c->n; i++)
         if (i != root)
             cc_signal_value(c, i, F_WHERE, where);
+    if (where == PUSHED) {
+        bcast_linear(c, dest, src, n, root, root_dest);
+        return;
+    }
     if (root_dest && dest != src)
         memcpy(dest, src, n);
     if (split(c, root_dest)) {   /* nothing of its own to copy: half of the other's */

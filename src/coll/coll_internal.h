@@ -129,11 +129,17 @@ SHOAL_INLINE int cc_pe(const struct coll_call *c, int i)
 extern struct shoal_ctx shoal_coll_ctx;
 #define COLL_CTX (&shoal_coll_ctx)
 
+/* Add v to member i's flag idx: a count of signals, or (cc_await_value)
+ * a value its one awaited signal on idx carries. */
+SHOAL_INLINE void cc_signal_value(const struct coll_call *c, int i, int idx, uint64_t v)
+{
+    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, &c->flag[idx], NULL, &v, NULL, cc_pe(c, i), false);
+}
+
 /* Tell member i one more thing happened on its flag idx. */
 SHOAL_INLINE void cc_signal(const struct coll_call *c, int i, int idx)
 {
-    static const uint64_t one = 1;
-    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, &c->flag[idx], NULL, &one, NULL, cc_pe(c, i), false);
+    cc_signal_value(c, i, idx, 1);
 }
 
 /* Deliver n bytes to member i's symmetric dst, then signal its flag idx. */
@@ -154,10 +160,8 @@ SHOAL_INLINE void cc_put(const struct coll_call *c, int i, void *dst, const void
 
 /* Wait for count more signals on my flag idx. */
 void cc_await(const struct coll_call *c, int idx, uint64_t count);
-/* A signal that carries a value: member i's flag idx grows by v (nonzero),
- * and its one awaited signal on idx returns v.  One such signal per call on
- * idx, and nothing else signals idx in that call. */
-void cc_signal_value(const struct coll_call *c, int i, int idx, uint64_t v);
+/* The value of the one signal on my flag idx in this call (cc_signal_value
+ * with v nonzero; nothing else signals idx in the call). */
 uint64_t cc_await_value(const struct coll_call *c, int idx);
 
 /* One-line mailboxes, for payloads of at most COLL_LINE_BYTES on shared memory. */

@@ -270,6 +270,16 @@ void coll_active_done(const struct coll_call *c, const struct shoal_active_set *
         memset(scratch, 0, ACTIVE_SCRATCH_WORDS * sizeof(uint64_t));
 }
 
+/* An active-set call takes what it consumed back off its pSync word.
+ * Fetching, so it has happened when this returns: over the network a
+ * non-fetching AMO may still be in flight, and the next wait on this word
+ * would count these signals twice. */
+static void take_back(uint64_t *w, uint64_t v)
+{
+    uint64_t back = -v, before;
+    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, w, &before, &back, NULL, shoal.my_pe, false);
+}
+
 void cc_await(const struct coll_call *c, int idx, uint64_t count)
 {
     if (!count)
@@ -281,31 +291,20 @@ void cc_await(const struct coll_call *c, int idx, uint64_t count)
         return;
     }
     SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) < count);
-    /* Fetching, so it has happened when this returns: over the network a
-     * non-fetching AMO may still be in flight, and the next wait on this
-     * word would count these signals twice. */
-    uint64_t back = -count, before;
-    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, w, &before, &back, NULL, shoal.my_pe, false);
-}
-
-void cc_signal_value(const struct coll_call *c, int i, int idx, uint64_t v)
-{
-    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, &c->flag[idx], NULL, &v, NULL, cc_pe(c, i), false);
+    take_back(w, count);
 }
 
 uint64_t cc_await_value(const struct coll_call *c, int idx)
 {
     uint64_t *w = &c->flag[idx];
-    if (c->seen) {
-        uint64_t was = c->seen[idx];
-        SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) == was);
-        c->seen[idx] = __atomic_load_n(w, __ATOMIC_ACQUIRE);
-        return c->seen[idx] - was;
-    }
-    SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) == 0);
-    uint64_t v = __atomic_load_n(w, __ATOMIC_ACQUIRE), back = -v, before;
-    shoal_amo(COLL_CTX, SHOAL_AMO_ADD, 8, w, &before, &back, NULL, shoal.my_pe, false);   /* as cc_await */
-    return v;
+    uint64_t was = c->seen ? c->seen[idx] : 0;
+    SHOAL_WAIT_WHILE(__atomic_load_n(w, __ATOMIC_ACQUIRE) == was);
+    uint64_t now = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+    if (c->seen)
+        c->seen[idx] = now;
+    else
+        take_back(w, now);
+    return now - was;
 }
 
 void cc_barrier(const struct coll_call *c, int idx)

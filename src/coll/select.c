@@ -18,7 +18,8 @@
  *   short scratch, long steps, reads and credits: see the note above it)
  *   bcast   linear 2a + (P-1) n b;  binomial 2L a + L n b;  scatter_allgather (P+1) a + 2n b
  *           (on shared memory beyond the ring: pull, every member copying the root's source at once,
- *           3a + n b on each core; not priced, it wins at every size measured)
+ *           3a + n b on each core; not priced: on team calls it won at every size measured,
+ *           active sets keep linear up to ACTIVE_PULL_BYTES with a core per PE)
  *   collect linear 2a + (P-1) n b;  ring (P-1)(a + n b);  recdbl/bruck L a + (P-1) n b (+f a)
  * a is the latency of one signal: far larger when PEs outnumber cores (a
  * waiting PE must be scheduled before it can answer), which is what makes
