@@ -1,7 +1,9 @@
-/* Pairwise-exchange alltoall(s): once every member has entered, step s
- * sends my block for member (me + s) straight into its dest, so at each
+/* Pairwise-exchange alltoall(s): step s sends my block for member
+ * (me + s) straight into its dest once that member has entered, so at each
  * step every member writes to a different one and no PE is a hot spot.
- * Strided forms move elements with the core's strided put. */
+ * Strided forms move elements with the core's strided put.  Every member
+ * waits for every other's block, so none leaves before all have entered
+ * (the slot rule of coll_internal.h). */
 #include "coll_internal.h"
 
 enum { F_ENTER = 0, F_DATA = 1 };
@@ -18,19 +20,58 @@ static void copy_block(const struct coll_call *c, int to, char *dst, const char 
     cc_signal(c, to, F_DATA);
 }
 
+static void send_to(const struct coll_call *c, int to, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                    size_t elem, size_t nelems)
+{
+    size_t dblock = nelems * dst * elem, sblock = nelems * sst * elem;
+    copy_block(c, to, (char *)dest + c->me * dblock, (const char *)src + to * sblock, dst, sst, elem, nelems);
+}
+
+/* On a team that shares memory a member says it has entered by stamping
+ * its ring entry (ring.c), and I write to each as soon as its stamp is
+ * there, in the rotation's order among those that are: with more PEs than
+ * cores the first members to run move their data while the others are
+ * still on their way (16 PEs on 2 cores, 64 KiB blocks, 5 alternating
+ * runs: 0.72x the time of waiting for everyone first; 4 PEs 0.75-0.80x). */
+static void send_as_entered(const struct coll_call *c, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                            size_t elem, size_t nelems)
+{
+    int P = c->n, k = 0;
+    int *left = cc_tmp((size_t)P * sizeof(int), 0);
+    for (int s = 1; s < P; s++)
+        left[k++] = (c->me + s) % P;
+    ring_publish(c, src, 0);
+    while (k) {
+        int j = ring_first_ready(c, left, k), to = left[j];
+        memmove(&left[j], &left[j + 1], (size_t)(--k - j) * sizeof(int));   /* keep the rotation */
+        send_to(c, to, dest, src, dst, sst, elem, nelems);
+    }
+    ring_done(c);
+}
+
+/* Elsewhere P - 1 signals say it, and I write once all have (at once when
+ * every dest was ready before anyone called: active sets). */
+static void send_after_all(const struct coll_call *c, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                           size_t elem, size_t nelems)
+{
+    int P = c->n;
+    for (int s = 1; s < P && !c->dest_ready; s++)
+        cc_signal(c, (c->me + s) % P, F_ENTER);
+    if (!c->dest_ready)
+        cc_await(c, F_ENTER, P - 1);
+    for (int s = 1; s < P; s++)
+        send_to(c, (c->me + s) % P, dest, src, dst, sst, elem, nelems);
+}
+
 void alltoall_pairwise(const struct coll_call *c, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
                        size_t elem, size_t nelems)
 {
     int P = c->n, me = c->me;
     size_t dblock = nelems * dst * elem, sblock = nelems * sst * elem;
-    for (int s = 1; s < P && !c->dest_ready; s++)
-        cc_signal(c, (me + s) % P, F_ENTER);
-    if (!c->dest_ready)
-        cc_await(c, F_ENTER, P - 1);
-    for (int s = 1; s < P; s++) {
-        int to = (me + s) % P;
-        copy_block(c, to, (char *)dest + me * dblock, (const char *)src + to * sblock, dst, sst, elem, nelems);
-    }
+    if (!c->dest_ready && c->bcast_ring && c->shm)
+        send_as_entered(c, dest, src, dst, sst, elem, nelems);
+    else
+        send_after_all(c, dest, src, dst, sst, elem, nelems);
     char *d = (char *)dest + me * dblock;
     const char *s = (const char *)src + me * sblock;
     if (dst == 1 && sst == 1)

@@ -268,6 +268,9 @@ void ring_take(const struct coll_call *c, int owner, void *dest, size_t off, siz
  * aligned), once they are there: valid until this member's ring_done. */
 const void *ring_head(const struct coll_call *c, int owner);
 void ring_done(const struct coll_call *c);   /* every member, after its last take of the call */
+/* The first of members[0..k) whose entry of this call is there (so who has
+ * entered the call), waiting for one: its index in members. */
+int ring_first_ready(const struct coll_call *c, const int *members, int k);
 /* Need c->bcast_ring and at most COLL_RING_BYTES published; bcast_shm
  * updates the root's dest too (team calls). */
 void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root);

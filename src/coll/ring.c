@@ -96,6 +96,22 @@ const void *ring_head(const struct coll_call *c, int owner)
     return await_entry(c, owner)->data;
 }
 
+static int first_ready(const struct coll_call *c, const int *members, int k)
+{
+    for (int j = 0; j < k; j++)
+        if (__atomic_load_n(&ring_peer_entry(c, members[j])->ready, __ATOMIC_ACQUIRE) >= c->epoch)
+            return j;
+    return -1;
+}
+
+int ring_first_ready(const struct coll_call *c, const int *members, int k)
+{
+    int j = first_ready(c, members, k);
+    if (j < 0)
+        SHOAL_WAIT_WHILE_LOCAL((j = first_ready(c, members, k)) < 0);
+    return j;
+}
+
 void ring_done(const struct coll_call *c)
 {
     size_t entry = c->epoch % COLL_BCAST_RING;

@@ -6,7 +6,9 @@
  * src/coll/coll_internal.h); a broadcast that let members leave before all
  * had arrived let the next reduction overwrite the scratch of a member
  * still in the one before (recursive doubling and Bruck, 5 and 8 PEs: a
- * wrong sum within a few thousand rounds).  Run under forced algorithms. */
+ * wrong sum within a few thousand rounds).  Then alltoalls alone into one
+ * dest: a member's dest may be written only once it has entered the call,
+ * after it checked the one before.  Run under forced algorithms. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -80,6 +82,8 @@ int main(void)
         else if (r % 6 == 2)
             alltoall_round(fd, fs, r, me, n);
     }
+    for (long r = 0; r < ROUNDS / 4; r++)
+        alltoall_round(fd, fs, r, me, n);
     shmem_finalize();
     return 0;
 }
