@@ -8,7 +8,8 @@
  * (half a round trip of p + wait_until), put bandwidth 1 MiB (a window of
  * nbi puts + quiet).  Each op is timed alone; the figure is the median.
  * Collectives on the whole job as an active set: barrier, sum-reduce 1 and
- * 64 Ki longs, broadcast 8 B and 1 MiB, fcollect 8 B.  Every call is timed
+ * 64 Ki longs, broadcast 8 B and 1 MiB, fcollect 8 B, collect (8 B from
+ * even PEs, 16 from odd ones), alltoall 8 B.  Every call is timed
  * alone, after an untimed barrier; per call the maximum over PEs; the
  * figure is the median of those maxima.  Each result is checked.
  * Output, one line per figure:  {"op":"...","value":X,"unit":"us"|"GBps"}
@@ -30,14 +31,14 @@
 enum { WINDOW = 16 };
 
 static long psync_a[SHMEM_REDUCE_SYNC_SIZE], psync_b[SHMEM_BCAST_SYNC_SIZE], psync_c[SHMEM_COLLECT_SYNC_SIZE];
-static long psync_h[SHMEM_COLLECT_SYNC_SIZE];
+static long psync_h[SHMEM_COLLECT_SYNC_SIZE], psync_e[SHMEM_ALLTOALL_SYNC_SIZE];
 static long pwrk_small[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static long pwrk_big[RED_BIG / 2 + 1];
 static double pwrk_d[MAX_ITERS / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static long psync_d[SHMEM_REDUCE_SYNC_SIZE];
 static double times[MAX_ITERS], worst[MAX_ITERS];
 static long word, flag, red_src, red_dst;
-static long host_id, host_ids[4096];
+static long host_id, host_ids[4096], mine[2], many[2 * 4096], to_each[4096];
 static int me, npes, failures;
 
 static void emit(const char *op, double value, const char *unit)
@@ -177,6 +178,25 @@ static void collectives(int iters, long *big_src, long *big_dst)
     }
     emit_collective("fcollect 8 B", iters);
 
+    for (int i = 0; i < iters; i++) {
+        size_t n = 1 + me % 2;
+        mine[0] = mine[1] = (long)me * 1000 + i;
+        TIMED(shmem_collect64(many, mine, n, 0, 0, npes, psync_c));
+        for (int p = 0, at = 0; p < npes; at += 1 + p % 2, p++)
+            check(many[at] == (long)p * 1000 + i && (p % 2 == 0 || many[at + 1] == (long)p * 1000 + i),
+                  "collect 8-16 B");
+    }
+    emit_collective("collect 8-16 B", iters);
+
+    for (int i = 0; i < iters; i++) {
+        for (int p = 0; p < npes; p++)
+            to_each[p] = (long)me * 100000 + p * 10 + i;
+        TIMED(shmem_alltoall64(host_ids, to_each, 1, 0, 0, npes, psync_e));
+        for (int p = 0; p < npes; p++)
+            check(host_ids[p] == (long)p * 100000 + me * 10 + i, "alltoall 8 B");
+    }
+    emit_collective("alltoall 8 B", iters);
+
     int big_iters = iters / 10 > 5 ? iters / 10 : 5;
     for (long k = 0; k < RED_BIG; k++)
         big_src[k] = me + k;
@@ -228,6 +248,7 @@ int main(int argc, char **argv)
     init_psync(psync_c, SHMEM_COLLECT_SYNC_SIZE);
     init_psync(psync_d, SHMEM_REDUCE_SYNC_SIZE);
     init_psync(psync_h, SHMEM_COLLECT_SYNC_SIZE);
+    init_psync(psync_e, SHMEM_ALLTOALL_SYNC_SIZE);
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();

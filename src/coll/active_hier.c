@@ -187,6 +187,26 @@ void fcollect_as_hier(const struct coll_call *c, const struct shoal_active_set *
  * pSync's scratch: run flat. */
 enum { W_LEADERS = 59 };   /* a leaders' flag no collect algorithm uses (theirs: below 59, 60-61) */
 
+/* Every member's size into every leader's table (P members): each put
+ * carries its own signal (puts, a fence and one signal cost a round trip
+ * across hosts for the fence), one span per host when each host's members
+ * are consecutive, else one size per member. */
+static void exchange_sizes(const struct coll_call *L, const struct coll_hosts *h, uint64_t *table, int P)
+{
+    int first = h->host_members[0], n = h->n_host;
+    for (int d = 1; d < L->n; d++) {
+        int j = (L->me + d) % L->n;
+        if (h->contiguous)
+            cc_put_signal(L, j, &table[first], &table[first], (size_t)n * sizeof(uint64_t), W_LEADERS);
+        else
+            for (int k = 0; k < n; k++) {
+                uint64_t *w = &table[h->host_members[k]];
+                cc_put_signal(L, j, w, w, sizeof(uint64_t), W_LEADERS);
+            }
+    }
+    cc_await(L, W_LEADERS, (uint64_t)(h->contiguous ? L->n - 1 : P - n));
+}
+
 bool collect_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
                      size_t n)
 {
@@ -210,16 +230,7 @@ bool collect_as_hier(const struct coll_call *c, const struct shoal_active_set *a
         sizes[1 + h->host_members[k]] = tmp;
     }
     struct coll_call L = leader_call(c, h, h->leader_pes);
-    for (int d = 1; d < L.n; d++) {
-        int j = (L.me + d) % L.n;
-        for (int k = 0; k < h->n_host; k++) {
-            int m = h->host_members[k];
-            cc_put(&L, j, &sizes[1 + m], &sizes[1 + m], sizeof(uint64_t));
-        }
-        shoal_fence(COLL_CTX);   /* the signal after the sizes */
-        cc_signal(&L, j, W_LEADERS);
-    }
-    cc_await(&L, W_LEADERS, L.n - 1);
+    exchange_sizes(&L, h, sizes + 1, P);
     /* (sized as collect_hier_exchange wants slot 4: its span table follows) */
     size_t *off = cc_tmp(2 * (size_t)(P + L.n) * sizeof(size_t), 4), *len = off + P, at = 0;
     for (int i = 0; i < P; i++) {
