@@ -2,23 +2,32 @@
  * given, with whatever algorithm the library picks (oshtune forces each in
  * turn through SHMEM_<COLL>_ALGORITHM), and checks every result.
  *
- *   oshrun -np P oshtune_probe KIND [--ms MS] [--batches B] [--env VAR=VALUE]... BYTES...
+ *   oshrun -np P oshtune_probe KIND [--ms MS] [--batches B] [--env VAR=VALUE]...
+ *                            [--algorithms A,B,...] BYTES...
  *   KIND: barrier, bcast, reduce (long sums), collect, fcollect, alltoall
- *   --env sets VAR before shmem_init: oshtune forces the algorithm this way
- *   whatever the launcher (Open MPI's mpirun passes no variable to other
- *   hosts unless told, srun passes all).
+ *   --env sets VAR before shmem_init, whatever the launcher (Open MPI's
+ *   mpirun passes no variable to other hosts unless told, srun passes all).
+ *   --algorithms times each named algorithm (auto: the library's choice,
+ *   under SHOAL_TUNING_FILE if set) in this one process, batch after batch
+ *   in turn (shmemx_collective_algorithm): the PEs' placement on the
+ *   machine, which moves a figure by up to 2x between processes on a small
+ *   VM, is then the same for all of them.
  *
- * PE 0 prints "KIND BYTES US" per size: the median over B batches of the
+ * PE 0 prints "KIND BYTES US" (with --algorithms "KIND BYTES US ALGORITHM")
+ * per size: the median over B batches of the
  * slowest PE's mean time per call, calls back to back (as applications
  * issue them: an algorithm that leaves work for the next call pays for it)
  * after a barrier.  A wrong result prints "oshtune_probe: wrong ..." and
- * the exit status is 1, so a tuning run never ranks a broken algorithm. */
+ * the exit status is 1, so a tuning run never ranks a broken algorithm
+ * (with --algorithms the others still print). */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+enum { MAX_ALGS = 16, MAX_BATCHES = 64 };
 enum kind { BARRIER, BCAST, REDUCE, COLLECT, FCOLLECT, ALLTOALL };
 static const char *kind_names[] = {"barrier", "bcast", "reduce", "collect", "fcollect", "alltoall"};
 
@@ -151,12 +160,61 @@ static double median_us(struct probe *p, double ms, int batches)
     return t[batches / 2] * 1e6;
 }
 
+/* ---- several algorithms in one process ---- */
+
+static const char *const coll_names[] = {"barrier", "broadcast", "reduce", "collect", "fcollect", "alltoall"};
+
+static void force(const struct probe *p, const char *alg)
+{
+    if (shmemx_collective_algorithm(coll_names[p->kind], alg) != 0) {
+        if (p->me == 0)
+            fprintf(stderr, "oshtune_probe: %s has no algorithm \"%s\"\n", kind_names[p->kind], alg);
+        shmem_global_exit(2);
+    }
+}
+
+/* Each algorithm checked, then timed in turn, batch by batch; returns
+ * whether one was wrong (it prints no figure). */
+static int compare(struct probe *p, char **algs, int n, double ms, int batches)
+{
+    static double t[MAX_ALGS][MAX_BATCHES];
+    long iters[MAX_ALGS];
+    int wrong[MAX_ALGS], any = 0;
+    for (int a = 0; a < n; a++) {
+        force(p, algs[a]);
+        wrong[a] = check(p);
+        any |= wrong[a];
+        iters[a] = wrong[a] ? 0 : iterations(p, ms * 1e-3);
+    }
+    for (int b = 0; b < batches; b++)
+        for (int a = 0; a < n; a++)
+            if (!wrong[a]) {
+                force(p, algs[a]);
+                t[a][b] = batch(p, iters[a]);
+            }
+    for (int a = 0; a < n; a++) {
+        if (wrong[a])
+            continue;
+        force(p, algs[a]);
+        if (check(p)) {
+            any = 1;
+            continue;
+        }
+        qsort(t[a], batches, sizeof t[a][0], cmp_double);
+        if (p->me == 0)
+            printf("%s %zu %.3f %s\n", kind_names[p->kind], p->kind == BARRIER ? 0 : p->bytes,
+                   t[a][batches / 2] * 1e6, algs[a]);
+    }
+    fflush(stdout);
+    return any;
+}
+
 /* ---- main ---- */
 
 static int usage(void)
 {
     fprintf(stderr, "usage: oshtune_probe barrier|bcast|reduce|collect|fcollect|alltoall [--ms MS] "
-                    "[--batches B] [--env VAR=VALUE]... BYTES...\n");
+                    "[--batches B] [--env VAR=VALUE]... [--algorithms A,B,...] BYTES...\n");
     return 2;
 }
 
@@ -164,7 +222,8 @@ int main(int argc, char **argv)
 {
     struct probe p = {0};
     double ms = 20;
-    int batches = 5, first = 2, wrong = 0;
+    int batches = 5, first = 2, wrong = 0, nalgs = 0;
+    char *algs[MAX_ALGS];
     if (argc < 3)
         return usage();
     for (p.kind = 0; p.kind <= ALLTOALL && strcmp(argv[1], kind_names[p.kind]); p.kind++) {}
@@ -177,9 +236,12 @@ int main(int argc, char **argv)
             batches = atoi(argv[first + 1]);
         else if (!strcmp(argv[first], "--env") && strchr(argv[first + 1], '='))
             putenv(argv[first + 1]);
+        else if (!strcmp(argv[first], "--algorithms"))
+            for (char *a = strtok(argv[first + 1], ","); a && nalgs < MAX_ALGS; a = strtok(NULL, ","))
+                algs[nalgs++] = a;
         else
             return usage();
-    batches = batches < 1 ? 1 : batches > 64 ? 64 : batches;
+    batches = batches < 1 ? 1 : batches > MAX_BATCHES ? MAX_BATCHES : batches;
     size_t max = 8;
     for (int a = first; a < argc; a++)
         max = strtoul(argv[a], NULL, 0) > max ? strtoul(argv[a], NULL, 0) : max;
@@ -188,10 +250,14 @@ int main(int argc, char **argv)
     p.npes = shmem_n_pes();
     p.src = shmem_malloc(max * p.npes);
     p.dst = shmem_malloc(max * p.npes);
-    for (int a = first; a < argc && !wrong; a++) {
+    for (int a = first; a < argc && (!wrong || nalgs); a++) {
         p.bytes = strtoul(argv[a], NULL, 0);
         if (p.kind == REDUCE)
             p.bytes = (p.bytes + sizeof(long) - 1) / sizeof(long) * sizeof(long);
+        if (nalgs) {
+            wrong |= compare(&p, algs, nalgs, ms, batches);
+            continue;
+        }
         wrong = check(&p);
         double us = median_us(&p, ms, batches);
         wrong |= check(&p);

@@ -54,6 +54,11 @@ void shoal_barrier_tree(struct shoal_team *t);
 void shoal_coll_init(void);
 void shoal_coll_fini(void);
 
+/* shmemx_collective_algorithm: force an algorithm from now on, as
+ * SHMEM_<KIND>_ALGORITHM does at init; false, nothing changed, for a name
+ * not known. */
+bool shoal_coll_force(const char *kind, const char *alg);
+
 /* team_sync: picks the barrier algorithm. */
 void shoal_team_barrier(struct shoal_team *t);
 

@@ -142,6 +142,26 @@ void shoal_coll_init(void)
     initialized = true;
 }
 
+bool shoal_coll_force(const char *kind, const char *name)
+{
+    static const char *const kind_names[K_KINDS] = {[K_BARRIER] = "barrier", [K_BCAST] = "broadcast",
+                                                    [K_REDUCE] = "reduce",   [K_COLLECT] = "collect",
+                                                    [K_FCOLLECT] = "fcollect", [K_ALLTOALL] = "alltoall"};
+    if (SHOAL_UNLIKELY(!initialized))
+        shoal_coll_init();
+    for (int k = 0; k < K_KINDS; k++) {
+        enum coll_alg a;
+        if (strcasecmp(kind, kind_names[k]) && !(k == K_BCAST && !strcasecmp(kind, "bcast")))
+            continue;
+        if (!coll_alg_lookup(k, name, &a) || (k == K_BARRIER && a == A_SHM && shoal.n_hosts > 1))
+            return false;
+        forced[k] = a;
+        coll_memo_generation++;   /* every remembered choice is stale */
+        return true;
+    }
+    return false;
+}
+
 unsigned coll_generation(void)
 {
     if (SHOAL_UNLIKELY(!initialized))

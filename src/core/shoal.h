@@ -146,7 +146,7 @@ enum { SHOAL_SIG_SET = 0, SHOAL_SIG_ADD = 1 };   /* equal to SHMEM_SIGNAL_SET/AD
  * a short timeout; every wait also drives progress (network, split barriers). */
 struct shoal_waiter {
     unsigned n;
-    uint64_t since;     /* when the yields began (multi-host jobs poll for a time) */
+    uint64_t since;     /* when the yields began (multi-host jobs poll for a time); once armed, when it armed */
     bool armed;         /* counted in sleepers */
     bool rearm;         /* must look at the doorbell again before sleeping */
     uint8_t grace;      /* re-checks after announcing the sleep, before the first futex wait */
@@ -155,6 +155,9 @@ struct shoal_waiter {
     uint32_t seq;
 };
 void shoal_wait_init(void);   /* at init: registers this process for the sleepers' fence */
+/* The yields' budget learned from armed waits (wait.c): the next after one
+ * that armed for armed_ns (a core per PE, else crowded) */
+uint8_t shoal_wait_learn(uint8_t learned, uint64_t armed_ns, bool crowded);
 void shoal_waiter_pause(struct shoal_waiter *w);
 void shoal_waiter_done(struct shoal_waiter *w);
 /* ~2 us of polls, each after a pause: a reply in flight is seen at once.

@@ -44,6 +44,29 @@ enum { YIELDS_BEFORE_SLEEP = 256 };
  * more PEs than cores, where a yielder takes turns from PEs that compute. */
 enum { MAX_BACKOFF = 6 };
 
+/* Each wait's backoff starts from what earlier waits taught (a core per PE
+ * only): a wait that armed and then ended within QUICK_NS lost more than it
+ * saved, since arming costs the membarrier's interrupt of every other
+ * CPU running a PE, and waking a sleeper the machine's wake-up latency.
+ * On a VM both are ~100 us, longer than the yields before arming (~50 us),
+ * so two PEs calling collectives back to back could fall into a steady
+ * state where each one's arming and wake-up made the other wait long enough
+ * to arm too: a barrier took 130-300 us instead of 0.1-0.3 for whole
+ * batches of calls (2 PEs, oshtune_probe barrier, 2 runs in 6: 457
+ * membarriers and 197 sleeps in ~1,000 barriers).  A wait that armed and
+ * slept for LONG_NS (the PE really was idle) lowers it again. */
+enum { QUICK_NS = 1000000, LONG_NS = 50000000 };
+static uint8_t learned_backoff;   /* shared by the process's threads: the machine's trait */
+
+uint8_t shoal_wait_learn(uint8_t learned, uint64_t armed_ns, bool crowded)
+{
+    if (crowded)
+        return 0;
+    if (armed_ns < QUICK_NS)
+        return learned < MAX_BACKOFF ? learned + 1 : learned;
+    return armed_ns > LONG_NS && learned ? learned - 1 : learned;
+}
+
 /* A PE of a job across hosts is the one that applies its peers' messages
  * and serves their reads while it waits (its progress thread only takes
  * over once it sleeps, a thread wake later, and reads served by the
@@ -68,8 +91,10 @@ static uint64_t now_ns(void)
 /* Whether to yield again rather than sleep (w->n counts the pauses so far). */
 static bool keep_yielding(struct shoal_waiter *w, unsigned spins)
 {
-    if (!shoal_remote)
-        return w->n < spins + (YIELDS_BEFORE_SLEEP << w->backoff);
+    if (!shoal_remote) {
+        uint8_t learned = __atomic_load_n(&learned_backoff, __ATOMIC_RELAXED);
+        return w->n < spins + (YIELDS_BEFORE_SLEEP << (w->backoff > learned ? w->backoff : learned));
+    }
     uint64_t now = now_ns();
     if (w->n == spins)
         w->since = now;   /* the first yield */
@@ -201,6 +226,7 @@ void shoal_waiter_pause(struct shoal_waiter *w)
         count_sleeper(c, 1);
         hand_over();
         w->armed = true;
+        w->since = now_ns();
         w->rearm = true;
     }
     if (w->rearm) {
@@ -233,6 +259,12 @@ void shoal_waiter_pause(struct shoal_waiter *w)
 
 void shoal_waiter_done(struct shoal_waiter *w)
 {
-    if (w->armed)
-        count_sleeper(shoal.my_ctl, -1);
+    if (!w->armed)
+        return;
+    count_sleeper(shoal.my_ctl, -1);
+    if (!shoal_remote) {
+        uint8_t was = __atomic_load_n(&learned_backoff, __ATOMIC_RELAXED);
+        __atomic_store_n(&learned_backoff, shoal_wait_learn(was, now_ns() - w->since, shoal.oversubscribed),
+                         __ATOMIC_RELAXED);
+    }
 }
