@@ -146,7 +146,8 @@ enum { SHOAL_SIG_SET = 0, SHOAL_SIG_ADD = 1 };   /* equal to SHMEM_SIGNAL_SET/AD
  * a short timeout; every wait also drives progress (network, split barriers). */
 struct shoal_waiter {
     unsigned n;
-    uint64_t since;     /* when the yields began (multi-host jobs poll for a time); once armed, when it armed */
+    uint64_t since;     /* when the yields began (multi-host jobs poll for a time) */
+    uint64_t armed_at;  /* when it first counted itself among the sleepers (shoal_wait_learn) */
     bool armed;         /* counted in sleepers */
     bool rearm;         /* must look at the doorbell again before sleeping */
     uint8_t grace;      /* re-checks after announcing the sleep, before the first futex wait */

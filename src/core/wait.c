@@ -226,7 +226,7 @@ void shoal_waiter_pause(struct shoal_waiter *w)
         count_sleeper(c, 1);
         hand_over();
         w->armed = true;
-        w->since = now_ns();
+        w->armed_at = now_ns();
         w->rearm = true;
     }
     if (w->rearm) {
@@ -264,7 +264,7 @@ void shoal_waiter_done(struct shoal_waiter *w)
     count_sleeper(shoal.my_ctl, -1);
     if (!shoal_remote) {
         uint8_t was = __atomic_load_n(&learned_backoff, __ATOMIC_RELAXED);
-        __atomic_store_n(&learned_backoff, shoal_wait_learn(was, now_ns() - w->since, shoal.oversubscribed),
+        __atomic_store_n(&learned_backoff, shoal_wait_learn(was, now_ns() - w->armed_at, shoal.oversubscribed),
                          __ATOMIC_RELAXED);
     }
 }
