@@ -132,16 +132,27 @@ static double batch(struct probe *p, long iters)
     return slowest((now() - t0) / iters);
 }
 
-/* Calls per batch from PE 0's view of a few calls, so every PE runs alike. */
+/* Calls per batch, from the fastest of a few batches of ~1 ms (their
+ * length found by doubling): a first look at a few calls also timed the
+ * barrier's skew and the first calls' page faults, ~1-2 ms, and with it
+ * the first algorithm of an --algorithms list ran batches of 4-30 calls,
+ * each charged that overhead (2 PEs, 8-B reduction: 0.5-1.3 us against
+ * 0.25 for the same algorithm later in the list).  batch() returns the
+ * slowest PE's time, the same on every PE, so every PE counts alike. */
 static long iterations(struct probe *p, double seconds)
 {
-    static long mine, iters;
-    call(p);
-    double t = batch(p, 3);
-    mine = t > 0 ? (long)(seconds / t) : 100000;
-    mine = mine < 1 ? 1 : mine > 100000 ? 100000 : mine;
-    shmem_broadcastmem(SHMEM_TEAM_WORLD, &iters, &mine, sizeof iters, 0);
-    return shmem_my_pe() == 0 ? mine : iters;
+    long n = 1;
+    double t = batch(p, n);
+    while (t * n < 1e-3 && n < 100000) {
+        n *= 2;
+        t = batch(p, n);
+    }
+    for (int k = 0; k < 3; k++) {
+        double again = batch(p, n);
+        t = again < t ? again : t;
+    }
+    long iters = t > 0 ? (long)(seconds / t) : 100000;
+    return iters < 1 ? 1 : iters > 100000 ? 100000 : iters;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -121,6 +121,13 @@ static enum coll_alg parse(enum coll_kind k, const char *value)
                 valid);
 }
 
+/* Whether a forced algorithm can run in this job: the counter barrier
+ * needs every PE on one host. */
+static bool runs_here(enum coll_kind k, enum coll_alg a)
+{
+    return !(k == K_BARRIER && a == A_SHM && shoal.n_hosts > 1);
+}
+
 /* From the host table every PE holds alike, so the answer is the same on
  * every PE whatever its own host. */
 void shoal_coll_init(void)
@@ -129,7 +136,7 @@ void shoal_coll_init(void)
                                    shoal_cfg.collect_alg, shoal_cfg.fcollect_alg, shoal_cfg.alltoall_alg};
     for (int k = 0; k < K_KINDS; k++)
         forced[k] = parse(k, values[k] && *values[k] ? values[k] : "auto");
-    if (forced[K_BARRIER] == A_SHM && shoal.n_hosts > 1)
+    if (!runs_here(K_BARRIER, forced[K_BARRIER]))
         shoal_fatal("shmem_init", "SHMEM_BARRIER_ALGORITHM=shm needs every PE on one host, but this job spans "
                     "%d hosts; use auto, dissem or tree", shoal.n_hosts);
     if (shoal_cfg.coll_fake_hosts < 0)
@@ -153,7 +160,7 @@ bool shoal_coll_force(const char *kind, const char *name)
         enum coll_alg a;
         if (strcasecmp(kind, kind_names[k]) && !(k == K_BCAST && !strcasecmp(kind, "bcast")))
             continue;
-        if (!coll_alg_lookup(k, name, &a) || (k == K_BARRIER && a == A_SHM && shoal.n_hosts > 1))
+        if (!coll_alg_lookup(k, name, &a) || !runs_here(k, a))
             return false;
         forced[k] = a;
         coll_memo_generation++;   /* every remembered choice is stale */
