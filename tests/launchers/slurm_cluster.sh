@@ -73,11 +73,17 @@ cluster_down() {
 trap cluster_down EXIT
 trap 'exit 1' INT TERM
 
+# A port below the kernel's ephemeral range, used by no TCP socket in any
+# state: a pick inside the range (20000-39999 overlapped 32768-60999) could
+# be the local port of another test's connection, which no listening-only
+# check sees, and slurmctld then died with "Address already in use".
 free_port() {
-    local p
+    local p low
+    low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+    [ "$low" -gt 11000 ] 2>/dev/null || low=32768
     for _ in $(seq 100); do
-        p=$((20000 + RANDOM % 20000))
-        ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo $p; return; }
+        p=$((10000 + RANDOM % (low - 10000)))
+        ss -Htan "sport = :$p" 2>/dev/null | grep -q . || { echo $p; return; }
     done
     echo 0
 }
