@@ -180,6 +180,10 @@ SUMMARY = {
     "shmemx_team_split_color": "Shoal extension: splits a team by color, ordering members by key, like "
                                "MPI_Comm_split; PEs passing SHMEMX_COLOR_UNDEFINED get SHMEM_TEAM_INVALID.",
     "shmemx_wtime": "Shoal extension: wall-clock time in seconds.",
+    "shmemx_collective_algorithm": "Shoal extension: makes a collective (barrier, broadcast, reduce, collect, "
+                                   "fcollect or alltoall) use the named algorithm, or auto, from the next call "
+                                   "on; every PE makes the same call between the same two collectives. Returns 0, "
+                                   "or -1 and changes nothing for an unknown name.",
     "clear_cache_inv": "Deprecated, does nothing: caches are coherent on the machines Shoal runs on.",
     "set_cache_inv": "Deprecated, does nothing: caches are coherent on the machines Shoal runs on.",
     "clear_cache_line_inv": "Deprecated, does nothing: caches are coherent on the machines Shoal runs on.",
