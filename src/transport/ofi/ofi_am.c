@@ -183,11 +183,12 @@ static void send_msg(struct shoal_ofi_ep *e, int pe, const struct am_msg *m, siz
         shoal_ofi_failed(routine, pe, "fi_inject (message)", (int)rc);
 }
 
-static void await_answer(struct shoal_ofi_ep *e, const uint32_t *answered, const char *routine)
+static void await_answer(struct shoal_ofi_ep *e, const uint32_t *answered, int pe, const char *routine)
 {
     unsigned tries = 0;
+    uint64_t yield_at = shoal_ofi_peer_yield_at(pe);
     while (!__atomic_load_n(answered, __ATOMIC_ACQUIRE))
-        shoal_ofi_retry_pause(e, &tries, routine);
+        shoal_ofi_answer_pause(e, &tries, yield_at, routine);
 }
 
 void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
@@ -220,7 +221,7 @@ void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size,
     if (nbi)
         pthread_mutex_unlock(&e->operand_lock);
     else
-        await_answer(e, &r->answered, "shmem_atomic");
+        await_answer(e, &r->answered, pe, "shmem_atomic");
 }
 
 static size_t inline_max(void)
@@ -263,6 +264,7 @@ void shoal_ofi_am_await_flushes(struct shoal_ofi_ep *e, const char *routine)
 {
     uint64_t asked = __atomic_load_n(&e->am_asked, __ATOMIC_ACQUIRE);
     unsigned tries = 0;
+    uint64_t yield_at = shoal_ofi_peer_yield_at(-1);
     while (__atomic_load_n(&e->am_answered, __ATOMIC_ACQUIRE) < asked)
-        shoal_ofi_retry_pause(e, &tries, routine);
+        shoal_ofi_answer_pause(e, &tries, yield_at, routine);
 }
