@@ -12,7 +12,9 @@
 #       [--rounds 3] [--iters 200] [--shapes "1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block"]
 #       [--tuning FILE]
 # A shape PPN:MAP:own gives each host cores of its own (run_mh.sh
-# --own-cores; hosts <= cores), as real hosts have: "1,1:block:own 2,2:rr:own".
+# --own-cores), as real hosts have: "1,1:block:own 2,2:rr:own"; with more
+# hosts than cores, one CPU per host, round-robin ("2,2,2,2:block:own"), so
+# every run of both libraries has the same placement.
 # --tuning FILE also runs Shoal under SHOAL_TUNING_FILE=FILE (lib "shoal-tuned",
 # alternating with the others), e.g. the net rules of oshtune --hosts.
 # Needs root (namespaces) and Open MPI with oshmem (apt-get install

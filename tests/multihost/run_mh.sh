@@ -13,8 +13,9 @@
 # --unreachable-host I (1-based) makes host I's PEs publish an address on a
 # link of their own that no other host can route to (failure tests).
 # --own-cores gives each host cores of its own (the CPUs this script may use
-# split evenly; when there are more hosts than CPUs, hosts share them as without
-# the option): real hosts never share a core, and here a waiting PE's
+# split evenly; when there are more hosts than CPUs, host i gets CPU i mod the
+# CPUs, so a host's PEs never straddle CPUs and where each PE runs is the same
+# from run to run): real hosts never share a core, and here a waiting PE's
 # yield does not hand its core to another host's PE (each host's processes
 # are a session of their own, a scheduling group of their own, and a yield
 # only lets another task of the same group run: 2 hosts x 2 PEs round-robin,
@@ -98,6 +99,10 @@ if [ $own_cores = 1 ] && [ "$nhosts" -le "$cores" ]; then
     for i in $(seq 1 "$nhosts"); do
         share=("${allowed[@]:$(((i - 1) * per)):$per}")
         (IFS=,; echo "${share[*]}") >"/tmp/$tag-cpus.${tag}h$i"
+    done
+elif [ $own_cores = 1 ]; then
+    for i in $(seq 1 "$nhosts"); do
+        echo "${allowed[$(((i - 1) % cores))]}" >"/tmp/$tag-cpus.${tag}h$i"
     done
 fi
 
