@@ -207,7 +207,6 @@ void shoal_ofi_retry_pause(struct shoal_ofi_ep *e, unsigned *tries, const char *
 enum { SHOAL_OFI_NO_DEADLINE = 0 };
 uint64_t shoal_ofi_peer_yield_at(int pe);
 void shoal_ofi_answer_pause(struct shoal_ofi_ep *e, unsigned *tries, uint64_t yield_at, const char *routine);
-void shoal_ofi_peer_pause(unsigned *tries, uint64_t yield_at);
 void shoal_ofi_pause(unsigned *tries);   /* one pause of a wait: spin, then yield, then block briefly */
 void shoal_ofi_progress_start(void);    /* the progress hook, and the thread (always, during init) */
 void shoal_ofi_progress_settle(void);   /* after init: the thread stays only when wanted */

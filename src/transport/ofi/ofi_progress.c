@@ -141,11 +141,12 @@ enum { SPINS = 64, YIELDS = 2048 };
  * answer may need this very core (hosts sharing a machine's cores; on a
  * node, a neighbour PE that serves).  2 hosts x 2 PEs round-robin, PE 0
  * and its partner pinned to one CPU, medians of 3 alternating runs: put +
- * quiet 113 -> 26 us, get 113 -> 28, fetch-add 84 -> 32 when yielding at
- * the first look; but with the partner on the other CPU, yielding at once
- * (or after 16 looks, ~13 us of an answer's wait) made fetch-add 22 -> 30
- * us: the yield hands the core to a neighbour for its whole look.  Other
- * waits (a write's local completion, a full send queue) keep the count. */
+ * quiet 110 -> 90 us, get 103 -> 87, fetch-add 79 -> 73; with the partner
+ * on the other CPU within noise.  Yielding at the first look did better on
+ * one CPU (26, 28, 32 us) but made fetch-add 22 -> 30 us on two (as did
+ * yielding after 16 looks, ~13 us of an answer's wait): each yield hands
+ * the core to a neighbour for its whole look.  Other waits (a write's
+ * local completion, a full send queue) keep the count. */
 enum { PEER_SPIN_NS = 30000 };
 
 static uint64_t now_ns(void)
@@ -160,7 +161,7 @@ uint64_t shoal_ofi_peer_yield_at(int pe)
     return shoal.oversubscribed && pe != shoal.my_pe ? now_ns() + PEER_SPIN_NS : SHOAL_OFI_NO_DEADLINE;
 }
 
-void shoal_ofi_peer_pause(unsigned *spins, uint64_t yield_at)
+static void peer_pause(unsigned *spins, uint64_t yield_at)
 {
     if (*spins < SPINS && yield_at != SHOAL_OFI_NO_DEADLINE && now_ns() >= yield_at)
         *spins = SPINS;   /* on to the yields */
@@ -215,7 +216,7 @@ static void wait_counter(struct shoal_ofi_ep *e, struct fid_cntr *c, const uint6
         if (spins % ERROR_LOOK_EVERY == 0)
             check_errors(e, c, seen, routine);
         poll_endpoints(e);
-        shoal_ofi_peer_pause(&spins, yield_at);
+        peer_pause(&spins, yield_at);
     }
     __atomic_store_n(done, now, __ATOMIC_RELEASE);   /* a value read: never past what completed */
 }
@@ -304,7 +305,7 @@ void shoal_ofi_answer_pause(struct shoal_ofi_ep *e, unsigned *tries, uint64_t yi
         check_errors(e, e->rcntr, &e->rerrs, routine);
     }
     poll_endpoints(e);
-    shoal_ofi_peer_pause(tries, yield_at);
+    peer_pause(tries, yield_at);
 }
 
 /* ---- progress hook and thread ---- */
