@@ -13,7 +13,8 @@
  *   put_fence  one-way time: 8-byte put, fence, flag put, wait_until,
  *              bounced back (the classic data-then-flag idiom)
  *
- *   mh_small [calls] [--all-pairs]     (oshrun/mpirun; prints one line per op) */
+ *   mh_small [calls] [--all-pairs]     (oshrun/mpirun; prints one line per op;
+ *   two hosts with the same number of PEs) */
 #include <shmem.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -100,6 +101,12 @@ int main(int argc, char **argv)
             unreach[nu++] = pe;
         else if (pe < me)
             local_idx++;
+    }
+    if (nu * 2 != n) {   /* with a third host, partners would not pair up, and the bounces hang */
+        if (me == 0)
+            fprintf(stderr, "mh_small: needs two hosts with the same number of PEs; PE 0 reaches %d of %d "
+                    "PEs by load/store\n", n - nu, n);
+        shmem_global_exit(2);
     }
     partner = local_idx < nu ? unreach[local_idx] : -1;
     active = partner >= 0 && (all_pairs || local_idx == 0);
