@@ -22,6 +22,57 @@ enum { L_ARRIVE = 0, L_DATA = 1 };    /* host lines */
 enum { F_ARRIVE = 60, F_DATA = 61 };  /* leaders' flags of the interleaved exchange (above the algorithms') */
 enum { SIZES_AT = 64 };               /* host scratch: my size at 0, the team's sizes from here */
 
+/* Bytes of host k's blocks. */
+static size_t host_bytes(const struct coll_hosts *h, const struct coll_blocks *b, int k, int P)
+{
+    size_t sum = 0;
+    for (int i = 0; i < P; i++)
+        if (h->member_host[i] == k)
+            sum += blk_len(b, i);
+    return sum;
+}
+
+/* Host k's blocks between dest (at their places) and one packed run. */
+static void host_pack(const struct coll_hosts *h, const struct coll_blocks *b, int k, int P, char *run, bool out)
+{
+    char *dest = b->dest;
+    for (int i = 0; i < P; i++)
+        if (h->member_host[i] == k) {
+            if (out)
+                memcpy(run, dest + blk_off(b, i), blk_len(b, i));
+            else
+                memcpy(dest + blk_off(b, i), run, blk_len(b, i));
+            run += blk_len(b, i);
+        }
+}
+
+/* When the dests are not known to be free but every host's blocks fit a
+ * leader's share of the scratch (cc_scratch_room), each leader packs its
+ * host's blocks into its own share of its scratch and puts that run into
+ * the same share of every other leader's: one message per leader instead
+ * of an entry round and then one per block.  false when they do not fit
+ * (decided from facts every leader shares). */
+static bool exchange_via_scratch(const struct coll_call *L, const struct coll_hosts *h, const struct coll_blocks *b,
+                                 int P)
+{
+    size_t room = cc_scratch_room(L, L->n);
+    if (room < 64)
+        return false;
+    for (int k = 0; k < L->n; k++)
+        if (host_bytes(h, b, k, P) > room)
+            return false;
+    char *run = L->buf + (size_t)L->me * room;   /* nobody else writes my own share */
+    size_t len = host_bytes(h, b, L->me, P);
+    host_pack(h, b, L->me, P, run, true);
+    for (int d = 1; d < L->n; d++)
+        cc_put_signal(L, (L->me + d) % L->n, run, run, len, F_DATA);
+    cc_await(L, F_DATA, (uint64_t)(L->n - 1));
+    for (int k = 0; k < L->n; k++)
+        if (k != L->me)
+            host_pack(h, b, k, P, L->buf + (size_t)k * room, false);
+    return true;
+}
+
 /* Every leader puts its host's blocks into every other leader's dest, each
  * block with its own signal: a put_signal's data comes before its signal,
  * while puts, a fence and one signal cost a round trip across hosts for
@@ -30,6 +81,8 @@ enum { SIZES_AT = 64 };               /* host scratch: my size at 0, the team's 
 static void exchange_interleaved(const struct coll_call *L, const struct coll_hosts *h, const struct coll_blocks *b,
                                  int P)
 {
+    if (exchange_via_scratch(L, h, b, P))
+        return;
     if (!L->dest_ready) {
         for (int d = 1; d < L->n; d++)
             cc_signal(L, (L->me + d) % L->n, F_ARRIVE);

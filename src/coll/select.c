@@ -259,6 +259,14 @@ static double step(const struct coll_shape *s, const struct model *m, double byt
     return piece <= COLL_NET_INLINE_BYTES ? m->a : 3 * m->a;
 }
 
+/* Latency steps of a linear form before its data: over the network a
+ * payload that fits the receivers' scratch goes there at once
+ * (cc_scratch_room), else each receiver first says its dest is free. */
+static double linear_steps(const struct coll_shape *s, double bytes, int senders)
+{
+    return !s->shm && s->scratch && bytes <= (double)(s->scratch / (size_t)senders) ? 1 : 2;
+}
+
 static double reduce_cost(enum coll_alg a, const struct coll_shape *s, const struct model *m)
 {
     double P = s->n, n = (double)s->bytes, L = cc_log2_ceil(s->n), f = (s->n & (s->n - 1)) ? 2 : 0;
@@ -312,7 +320,8 @@ static double collect_cost(enum coll_alg a, const struct coll_shape *s, const st
     double P = s->n, n = (double)s->bytes, L = cc_log2_ceil(s->n), f = (s->n & (s->n - 1)) ? 2 : 0;
     double msg = 2 * m->o * m->share;
     switch (a) {
-    case A_LINEAR: return 2 * m->a + (P - 1) * (n * m->b + msg) + (P > 8 ? (P - 8) * m->a : 0);
+    case A_LINEAR:
+        return linear_steps(s, n, s->n) * m->a + (P - 1) * (n * m->b + msg) + (P > 8 ? (P - 8) * m->a : 0);
     case A_RING: return (P - 1) * (m->a + n * m->b + msg);
     case A_RECDBL: return (L + f) * (m->a + msg) + (P - 1) * n * m->b;
     case A_BRUCK: return (L * (m->a + msg) + (P - 1) * n * m->b) * (s->shm ? 1 : 1.05);
