@@ -23,7 +23,7 @@ static int index_on_host(const struct coll_hosts *h, int m)
     return k;
 }
 
-void bcast_hier(struct shoal_team *t, void *dest, const void *src, size_t n, int root)
+void bcast_hier(struct shoal_team *t, const struct coll_call *c, void *dest, const void *src, size_t n, int root)
 {
     const struct coll_hosts *h = coll_team_hosts(t);
     int root_host = h->member_host[root], my_host = h->member_host[t->my_pe];
@@ -39,6 +39,7 @@ void bcast_hier(struct shoal_team *t, void *dest, const void *src, size_t n, int
     memcpy(reps, h->leader_pes, h->n_hosts * sizeof(int));
     reps[root_host] = shoal_team_pe(t, root);
     struct coll_call leaders = coll_team_phase(t, BANK_LEADERS, reps, h->n_hosts, my_host);
+    leaders.synced = c->synced;   /* a barrier before the call: every member has left the ones before */
     coll_bcast_run(&leaders, dest, src, n, root_host, true);
     for (int i = 0; i < h->n_host; i++)
         if (i != rep)

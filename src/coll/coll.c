@@ -146,7 +146,7 @@ int shoal_coll_broadcast(struct shoal_team *t, void *dest, const void *src, size
     struct coll_call c = coll_team_call(t);
     coll_team_broadcast_root(t, &c, root);
     if (hier_chosen(t, &c, K_BCAST, nbytes))
-        bcast_hier(t, dest, src, nbytes, root);
+        bcast_hier(t, &c, dest, src, nbytes, root);
     else
         coll_bcast_run(&c, dest, src, nbytes, root, true);
     return 0;

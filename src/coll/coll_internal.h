@@ -338,7 +338,7 @@ void reduce_pairwise_chunked(const struct coll_call *c, const struct coll_reduce
 void reduce_hier(struct shoal_team *t, const struct coll_reduce *r);
 /* Host, then leaders, then host again, for teams that span hosts. */
 void barrier_hier(struct shoal_team *t);
-void bcast_hier(struct shoal_team *t, void *dest, const void *src, size_t n, int root);
+void bcast_hier(struct shoal_team *t, const struct coll_call *c, void *dest, const void *src, size_t n, int root);
 /* nbytes: mine (fixed: fcollect, everyone's).  false, on every member
  * alike and before any communication, when the team is too large for the
  * sizes table in scratch: run a flat collect instead. */

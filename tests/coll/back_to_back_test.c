@@ -8,7 +8,8 @@
  * still in the one before (recursive doubling and Bruck, 5 and 8 PEs: a
  * wrong sum within a few thousand rounds).  Then alltoalls alone into one
  * dest: a member's dest may be written only once it has entered the call,
- * after it checked the one before.  Run under forced algorithms. */
+ * after it checked the one before.  Then broadcasts right after barriers
+ * mixed with calls back to back.  Run under forced algorithms. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -84,6 +85,19 @@ int main(void)
     }
     for (long r = 0; r < ROUNDS / 4; r++)
         alltoall_round(fd, fs, r, me, n);
+    /* A broadcast right after a barrier may send into the members' scratch
+     * at once, its root waiting for nobody (bcast_linear.c): the calls
+     * after it, back to back, must still not reach a member that has not
+     * taken its copy. */
+    for (long r = 0; r < ROUNDS / 2; r++) {
+        if (r % 2 == 0)
+            shmem_team_sync(SHMEM_TEAM_WORLD);
+        bcast_round(bd, bs, r, me, n);
+        if (r % 4 == 1)
+            reduce_round(rd, rs, r, me, n);
+        else if (r % 4 == 3)
+            fcollect_round(fd, fs, r, me, n);
+    }
     shmem_finalize();
     return 0;
 }
