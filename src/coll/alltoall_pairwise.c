@@ -63,11 +63,35 @@ static void send_after_all(const struct coll_call *c, void *dest, const void *sr
         send_to(c, (c->me + s) % P, dest, src, dst, sst, elem, nelems);
 }
 
+/* Over the network, contiguous blocks that fit a sender's share of the
+ * receivers' scratch (cc_scratch_room) go there at once instead of
+ * waiting for the entry signals, and each member copies its shares out:
+ * one latency instead of two. */
+static bool via_scratch(const struct coll_call *c, void *dest, const void *src, size_t block)
+{
+    size_t room = cc_scratch_room(c, c->n);
+    if (block > room || room < 64)
+        return false;
+    int P = c->n, me = c->me;
+    for (int s = 1; s < P; s++) {
+        int to = (me + s) % P;
+        cc_put_signal(c, to, c->buf + (size_t)me * room, (const char *)src + (size_t)to * block, block, F_DATA);
+    }
+    memmove((char *)dest + (size_t)me * block, (const char *)src + (size_t)me * block, block);
+    cc_await(c, F_DATA, P - 1);
+    for (int i = 0; i < P; i++)
+        if (i != me)
+            memcpy((char *)dest + (size_t)i * block, c->buf + (size_t)i * room, block);
+    return true;
+}
+
 void alltoall_pairwise(const struct coll_call *c, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
                        size_t elem, size_t nelems)
 {
     int P = c->n, me = c->me;
     size_t dblock = nelems * dst * elem, sblock = nelems * sst * elem;
+    if (dst == 1 && sst == 1 && via_scratch(c, dest, src, dblock))
+        return;
     if (!c->dest_ready && c->bcast_ring && c->shm)
         send_as_entered(c, dest, src, dst, sst, elem, nelems);
     else
