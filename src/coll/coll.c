@@ -216,6 +216,37 @@ static size_t my_offset(const struct coll_call *scan, size_t mine)
     return before;
 }
 
+/* A flat team over the network: every member its own host of one in
+ * collect_sized.c's round, sizes and blocks together. */
+enum sized_result { SIZED_NOT_RUN, SIZED_SIZES, SIZED_MOVED };
+enum { F_SIZED = 62 };   /* above the collect algorithms' flags */
+
+static void fetch_own(void *arg, int k, void *to, size_t len)
+{
+    (void)k;
+    memcpy(to, arg, len);
+}
+
+/* SIZED_MOVED: every block is in dest; SIZED_SIZES: off/len are set and
+ * my block is in place, the others still to exchange; SIZED_NOT_RUN: the
+ * sizes do not fit the scratch (decided from P alone). */
+static enum sized_result sized_round_flat(const struct coll_call *c, void *dest, const void *src, size_t mine,
+                                          size_t *off, size_t *len)
+{
+    int P = c->n, *host_of = cc_tmp((size_t)P * sizeof(int), 2), me = c->me;
+    for (int i = 0; i < P; i++)
+        host_of[i] = i;
+    struct coll_hosts one = {.n_hosts = P, .n_host = 1, .my_host_idx = 0, .host_members = &me, .member_host = host_of,
+                             .my_leader_idx = me};
+    size_t room = (c->buf_bytes / (size_t)P) & ~(size_t)63;
+    if (!c->buf || !collect_sized_fits(&one, P, room))
+        return SIZED_NOT_RUN;
+    uint64_t size = mine;
+    return collect_sized_round(c, &one, P, c->buf, room, F_SIZED, &size, fetch_own, (void *)src, dest, off, len)
+               ? SIZED_MOVED
+               : SIZED_SIZES;
+}
+
 int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t nbytes)
 {
     int P = t->n_pes;
@@ -235,8 +266,11 @@ int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t
     bool ring = c.bcast_ring && c.shm && coll_choose(K_COLLECT, &s) == A_SHM;
     if (ring && collect_shm(&c, dest, src, nbytes, off, len))
         return 0;   /* every block fitted its ring entry */
-    if (ring || (size_t)P * sizeof(uint64_t) <= c.buf_bytes) {
-        if (!ring)   /* else the ring round gave every size */
+    enum sized_result sized = !c.shm && !ring ? sized_round_flat(&c, dest, src, nbytes, off, len) : SIZED_NOT_RUN;
+    if (sized == SIZED_MOVED)
+        return 0;
+    if (ring || sized == SIZED_SIZES || (size_t)P * sizeof(uint64_t) <= c.buf_bytes) {
+        if (!ring && sized == SIZED_NOT_RUN)   /* else the ring or sized round gave every size */
             offsets_from_sizes(&sizes, nbytes, off, len);
         /* Every member's size reached me, so every member has entered and
          * its dest is free: the data phase needs no entry handshake (one
@@ -340,10 +374,14 @@ void shoal_coll_collect_as(const struct shoal_active_set *as, void *dest, const 
     }
     struct coll_call scan = with_flags(&c, ACTIVE_PHASE);
     size_t *off = cc_tmp(2 * c.n * sizeof(size_t), 3), *len = off + c.n;
-    off[c.me] = c.n > 1 ? my_offset(&scan, nbytes) : 0;
-    len[c.me] = nbytes;
     struct coll_blocks b = {.dest = dest, .mine = src, .off = off, .len = len};
-    collect_linear(&c, &b);
+    enum sized_result sized = !c.shm && c.n > 1 ? sized_round_flat(&c, dest, src, nbytes, off, len) : SIZED_NOT_RUN;
+    if (sized == SIZED_NOT_RUN) {   /* only my own offset, by a scan */
+        off[c.me] = c.n > 1 ? my_offset(&scan, nbytes) : 0;
+        len[c.me] = nbytes;
+    }
+    if (sized != SIZED_MOVED)
+        collect_linear(&c, &b);
     coll_active_done(&c, as);
 }
 

@@ -409,6 +409,19 @@ unsigned coll_generation(void);   /* bumped by every shmem_init: cached grouping
 extern int coll_fake_hosts;    /* SHOAL_COLL_FAKE_HOSTS */
 extern bool coll_no_loadstore; /* SHOAL_COLL_NO_LOADSTORE */
 
+/* The leaders' round of a collect with sizes and blocks together
+ * (collect_sized.c).  fetch copies my host's k-th member's block (len
+ * bytes) to `to`.  collect_sized_fits: every host's sizes fit a share of
+ * room bytes (the same answer on every leader).  collect_sized_round fills
+ * off/len for all P members from the runs; true when every block is in
+ * dest too, false when the caller must still exchange the blocks (mine
+ * are at their places in dest then). */
+typedef void (*coll_fetch_fn)(void *arg, int k, void *to, size_t len);
+bool collect_sized_fits(const struct coll_hosts *h, int P, size_t room);
+bool collect_sized_round(const struct coll_call *L, const struct coll_hosts *h, int P, char *scratch, size_t room,
+                         int flag, const uint64_t *mine, coll_fetch_fn fetch, void *arg, void *dest, size_t *off,
+                         size_t *len);
+
 /* The leaders' step of collect_hier: every leader holds its host's blocks
  * in b->dest (P members in all); afterwards every block. */
 void collect_hier_exchange(const struct coll_call *L, const struct coll_hosts *h, const struct coll_blocks *b, int P,

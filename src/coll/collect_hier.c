@@ -20,6 +20,7 @@
 
 enum { L_ARRIVE = 0, L_DATA = 1 };    /* host lines */
 enum { F_ARRIVE = 60, F_DATA = 61 };  /* leaders' flags of the interleaved exchange (above the algorithms') */
+enum { F_SIZED = 62 };                /* leaders' flag of a collect's sizes-and-blocks round */
 enum { SIZES_AT = 64 };               /* host scratch: my size at 0, the team's sizes from here */
 
 /* Bytes of host k's blocks. */
@@ -134,12 +135,10 @@ static void gather_host(const struct coll_hosts *h, const struct coll_blocks *b,
     }
 }
 
-/* Offsets from the sizes of every member (leaders only). */
-static void sizes_to_offsets(struct shoal_team *t, const struct coll_hosts *h, const struct coll_call *host,
-                             size_t mine, size_t *off, size_t *len)
+/* My host's members' sizes (they left them in their scratch word 0 before
+ * arriving), by team index into all[]. */
+static void host_sizes(const struct coll_hosts *h, const struct coll_call *host, size_t mine, uint64_t *all)
 {
-    int P = t->n_pes;
-    uint64_t *all = (uint64_t *)(host->buf + SIZES_AT);
     for (int k = 0; k < h->n_host; k++) {
         int m = h->host_members[k];
         if (k == h->my_host_idx)
@@ -147,6 +146,15 @@ static void sizes_to_offsets(struct shoal_team *t, const struct coll_hosts *h, c
         else
             shoal_get(COLL_CTX, &all[m], host->buf, sizeof(uint64_t), h->host_pes[k], false);
     }
+}
+
+/* Offsets from the sizes of every member (leaders only), a round of their own. */
+static void sizes_to_offsets(struct shoal_team *t, const struct coll_hosts *h, const struct coll_call *host,
+                             size_t mine, size_t *off, size_t *len)
+{
+    int P = t->n_pes;
+    uint64_t *all = (uint64_t *)(host->buf + SIZES_AT);
+    host_sizes(h, host, mine, all);
     struct coll_call L = coll_team_phase(t, BANK_SIZES, h->leader_pes, h->n_hosts, h->my_leader_idx);
     L.dest_ready = true;   /* the slot's scratch is free on entry */
     struct coll_blocks b = {.dest = all, .mine = NULL, .len0 = sizeof(uint64_t)};
@@ -157,6 +165,44 @@ static void sizes_to_offsets(struct shoal_team *t, const struct coll_hosts *h, c
         len[i] = all[i];
         at += all[i];
     }
+}
+
+struct host_sources {
+    const struct coll_hosts *h;
+    const void *src;   /* symmetric: every member's source at the same address */
+};
+
+static void fetch_host_block(void *arg, int k, void *to, size_t len)
+{
+    const struct host_sources *s = arg;
+    if (k == s->h->my_host_idx)
+        memcpy(to, s->src, len);
+    else if (len)
+        shoal_get(COLL_CTX, to, s->src, len, s->h->host_pes[k], false);
+}
+
+/* Every member's offset, and my host's blocks at their places: sizes and
+ * blocks in one round of the leaders when the sizes fit their scratch
+ * (collect_sized.c; true when every other host's blocks came too), else
+ * the sizes in a round of their own. */
+static bool sizes_and_blocks(struct shoal_team *t, const struct coll_hosts *h, const struct coll_call *host,
+                             const struct coll_call *L, size_t mine, const void *src, struct coll_blocks *b)
+{
+    int P = t->n_pes;
+    size_t room = (L->buf_bytes / (size_t)L->n) & ~(size_t)63;
+    struct host_sources s = {h, src};
+    if (collect_sized_fits(h, P, room)) {
+        uint64_t *all = (uint64_t *)(host->buf + SIZES_AT);   /* by team index */
+        uint64_t *sizes = cc_tmp((size_t)h->n_host * sizeof(uint64_t), 0);   /* my host's, in its order */
+        host_sizes(h, host, mine, all);
+        for (int k = 0; k < h->n_host; k++)
+            sizes[k] = all[h->host_members[k]];
+        return collect_sized_round(L, h, P, L->buf, room, F_SIZED, sizes, fetch_host_block, &s, b->dest,
+                                   (size_t *)b->off, (size_t *)b->len);
+    }
+    sizes_to_offsets(t, h, host, mine, (size_t *)b->off, (size_t *)b->len);
+    gather_host(h, b, src);
+    return false;
 }
 
 bool collect_hier(struct shoal_team *t, void *dest, const void *src, size_t nbytes, bool fixed)
@@ -175,16 +221,19 @@ bool collect_hier(struct shoal_team *t, void *dest, const void *src, size_t nbyt
     }
     host_await(&host, L_ARRIVE, h->n_host - 1);
     struct coll_blocks b = {.dest = dest, .mine = NULL, .len0 = nbytes};
+    struct coll_call L = coll_team_phase(t, BANK_LEADERS, h->leader_pes, h->n_hosts, h->my_leader_idx);
+    bool moved = false;
     if (!fixed) {
         size_t *off = (size_t *)cc_tmp(2 * (size_t)(P + h->n_hosts) * sizeof(size_t), 4);   /* 0-3: the network phase */
         b.off = off;
         b.len = off + P;
-        sizes_to_offsets(t, h, &host, nbytes, off, off + P);
+        moved = sizes_and_blocks(t, h, &host, &L, nbytes, src, &b);
+    } else {
+        gather_host(h, &b, src);
     }
-    gather_host(h, &b, src);
-    struct coll_call L = coll_team_phase(t, BANK_LEADERS, h->leader_pes, h->n_hosts, h->my_leader_idx);
     L.dest_ready = !fixed;   /* every leader's size reached me: every leader has entered */
-    collect_hier_exchange(&L, h, &b, P, fixed ? K_FCOLLECT : K_COLLECT);
+    if (!moved)
+        collect_hier_exchange(&L, h, &b, P, fixed ? K_FCOLLECT : K_COLLECT);
     size_t total = blk_span(&b, 0, P);
     for (int k = 1; k < h->n_host; k++)
         host_put_signal(&host, k, dest, dest, total, L_DATA);
