@@ -207,21 +207,6 @@ static void exchange_sizes(const struct coll_call *L, const struct coll_hosts *h
     cc_await(L, W_LEADERS, (uint64_t)(h->contiguous ? L->n - 1 : P - n));
 }
 
-struct host_blocks {
-    const struct as_host *hc;
-    const struct coll_hosts *h;
-    const void *src;   /* symmetric: every member's source at the same address */
-};
-
-static void fetch_host_block(void *arg, int k, void *to, size_t len)
-{
-    const struct host_blocks *s = arg;
-    if (k == s->h->my_host_idx)
-        memmove(to, s->src, len);
-    else if (len)
-        memcpy(to, cc_peer_view(&s->hc->c, k, s->src, len, cc_tmp(len, 2)), len);
-}
-
 /* Every member's offset from my host's sizes (mine, in its order), and my
  * host's blocks at their places: sizes and blocks in one round of the
  * leaders when the sizes fit the pSync's scratch past its first line, where
@@ -229,12 +214,12 @@ static void fetch_host_block(void *arg, int k, void *to, size_t len)
  * blocks came too), else the sizes in a round of their own, through a table
  * in the scratch that this round's shares would overlap. */
 static bool sizes_and_blocks(const struct coll_call *L, const struct coll_hosts *h, const struct coll_call *c,
-                             const uint64_t *mine, struct host_blocks *hb, struct coll_blocks *b, int P)
+                             const uint64_t *mine, struct coll_host_sources *hb, struct coll_blocks *b, int P)
 {
     size_t *off = (size_t *)b->off, *len = (size_t *)b->len;
     size_t room = c->buf_bytes > 64 ? ((c->buf_bytes - 64) / (size_t)L->n) & ~(size_t)63 : 0;
     if (collect_sized_fits(h, P, room))
-        return collect_sized_round(L, h, P, c->buf + 64, room, W_LEADERS, mine, fetch_host_block, hb, b->dest, off,
+        return collect_sized_round(L, h, P, c->buf + 64, room, W_LEADERS, mine, coll_fetch_host_block, hb, b->dest, off,
                                    len);
     uint64_t *sizes = (uint64_t *)c->buf;   /* [1 + i]: member i's */
     for (int k = 0; k < h->n_host; k++)
@@ -247,7 +232,7 @@ static bool sizes_and_blocks(const struct coll_call *L, const struct coll_hosts 
         at += len[i];
     }
     for (int k = 0; k < h->n_host; k++)
-        fetch_host_block(hb, k, (char *)b->dest + off[h->host_members[k]], len[h->host_members[k]]);
+        coll_fetch_host_block(hb, k, (char *)b->dest + off[h->host_members[k]], len[h->host_members[k]]);
     return false;
 }
 
@@ -277,7 +262,7 @@ bool collect_as_hier(const struct coll_call *c, const struct shoal_active_set *a
     /* (sized as collect_hier_exchange wants slot 4: its span table follows) */
     size_t *off = cc_tmp(2 * (size_t)(P + L.n) * sizeof(size_t), 4), *len = off + P;
     struct coll_blocks b = {.dest = dest, .mine = NULL, .off = off, .len = len};
-    struct host_blocks hb = {&hc, h, src};
+    struct coll_host_sources hb = {h, src};
     if (!sizes_and_blocks(&L, h, c, mine, &hb, &b, P))
         collect_hier_exchange(&L, h, &b, P, K_COLLECT);
     for (int i = 1; i < h->n_host; i++)

@@ -417,6 +417,12 @@ extern bool coll_no_loadstore; /* SHOAL_COLL_NO_LOADSTORE */
  * dest too, false when the caller must still exchange the blocks (mine
  * are at their places in dest then). */
 typedef void (*coll_fetch_fn)(void *arg, int k, void *to, size_t len);
+/* The fetch of a hierarchical collect: arg is a coll_host_sources. */
+struct coll_host_sources {
+    const struct coll_hosts *h;
+    const void *src;   /* symmetric: every member's source at the same address */
+};
+void coll_fetch_host_block(void *arg, int k, void *to, size_t len);
 bool collect_sized_fits(const struct coll_hosts *h, int P, size_t room);
 bool collect_sized_round(const struct coll_call *L, const struct coll_hosts *h, int P, char *scratch, size_t room,
                          int flag, const uint64_t *mine, coll_fetch_fn fetch, void *arg, void *dest, size_t *off,

@@ -167,20 +167,6 @@ static void sizes_to_offsets(struct shoal_team *t, const struct coll_hosts *h, c
     }
 }
 
-struct host_sources {
-    const struct coll_hosts *h;
-    const void *src;   /* symmetric: every member's source at the same address */
-};
-
-static void fetch_host_block(void *arg, int k, void *to, size_t len)
-{
-    const struct host_sources *s = arg;
-    if (k == s->h->my_host_idx)
-        memcpy(to, s->src, len);
-    else if (len)
-        shoal_get(COLL_CTX, to, s->src, len, s->h->host_pes[k], false);
-}
-
 /* Every member's offset, and my host's blocks at their places: sizes and
  * blocks in one round of the leaders when the sizes fit their scratch
  * (collect_sized.c; true when every other host's blocks came too), else
@@ -190,14 +176,14 @@ static bool sizes_and_blocks(struct shoal_team *t, const struct coll_hosts *h, c
 {
     int P = t->n_pes;
     size_t room = (L->buf_bytes / (size_t)L->n) & ~(size_t)63;
-    struct host_sources s = {h, src};
+    struct coll_host_sources s = {h, src};
     if (collect_sized_fits(h, P, room)) {
         uint64_t *all = (uint64_t *)(host->buf + SIZES_AT);   /* by team index */
         uint64_t *sizes = cc_tmp((size_t)h->n_host * sizeof(uint64_t), 0);   /* my host's, in its order */
         host_sizes(h, host, mine, all);
         for (int k = 0; k < h->n_host; k++)
             sizes[k] = all[h->host_members[k]];
-        return collect_sized_round(L, h, P, L->buf, room, F_SIZED, sizes, fetch_host_block, &s, b->dest,
+        return collect_sized_round(L, h, P, L->buf, room, F_SIZED, sizes, coll_fetch_host_block, &s, b->dest,
                                    (size_t *)b->off, (size_t *)b->len);
     }
     sizes_to_offsets(t, h, host, mine, (size_t *)b->off, (size_t *)b->len);

@@ -16,6 +16,15 @@
  * small active-set pSync) does the caller keep to the two rounds. */
 #include "coll_internal.h"
 
+void coll_fetch_host_block(void *arg, int k, void *to, size_t len)
+{
+    const struct coll_host_sources *s = arg;
+    if (k == s->h->my_host_idx)
+        memmove(to, s->src, len);
+    else if (len)
+        shoal_get(COLL_CTX, to, s->src, len, s->h->host_pes[k], false);
+}
+
 static size_t host_count(const struct coll_hosts *h, int P, int k)
 {
     size_t n = 0;
