@@ -4,9 +4,12 @@
 # is one network phase with the team's scratch).  A long vector must not go
 # through the scratch-based recursive doubling, which moves it in pieces
 # that fit the scratch, a round trip each (64 Ki longs: 1565 us against
-# Rabenseifner's 202).  A collect among 4 hosts must not be linear, whose
-# P-1 messages per member each cost CPU at both ends (fcollect 8 B at 8
-# hosts x 2 PEs: 1025-1107 us linear, 762-798 recursive doubling).
+# Rabenseifner's 202).  A small collect among up to 4 hosts is linear, in
+# one round through the scratch (coll_internal.h, cc_scratch_room; 4 x 1
+# hosts, fcollect 8 B: 163-203 us against recursive doubling's 252-287);
+# among 8 it must not be, whose P-1 messages per member each cost CPU at
+# both ends (fcollect 8 B at 8 hosts x 2 PEs: 1025-1107 us linear,
+# 762-798 recursive doubling, with linear's entry round then).
 #   net_choice.sh BIN      BIN holds oshtune_probe
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1
@@ -38,5 +41,6 @@ print(" ".join(sorted({c["algorithm"] for c in p["collectives"] if c["routine"] 
 }
 expect 1,1 reduce shmem_long_sum_reduce 16 recdbl        # one message per step
 expect 1,1 reduce shmem_long_sum_reduce 524288 rsag      # needs no scratch
-expect 1,1,1,1 fcollect shmem_fcollectmem 8 recdbl       # log2 P messages per member, not P-1
+expect 1,1,1,1 fcollect shmem_fcollectmem 8 linear       # one round through the scratch
+expect 1,1,1,1,1,1,1,1 fcollect shmem_fcollectmem 8 recdbl   # log2 P messages per member, not P-1
 exit $fail
