@@ -1,5 +1,6 @@
-/* What the stand-alone multi-host programs (mh_link, mh_peer, mh_small)
- * share: a microsecond clock and the order statistics of per-call times.
+/* What the stand-alone multi-host programs (mh_link, mh_peer, mh_small, mh_teams)
+ * share: a microsecond clock, the order statistics of per-call times and
+ * the timing of one collective call.
  * Plain C: mh_link uses no SHMEM library and mh_peer builds with any
  * library's oshcc, so neither can lean on bench/common. */
 #ifndef MH_CLOCK_H
@@ -26,6 +27,17 @@ static inline void sort_times(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_double);
 }
+
+/* How the SHMEM programs time one collective call: alone, after an
+ * untimed barrier, into times[i] (both in the caller's scope; mh_link,
+ * which has no SHMEM library, never expands it). */
+#define MH_TIMED(call)                   \
+    do {                                 \
+        shmem_barrier_all();             \
+        double t0_ = now_us();           \
+        call;                            \
+        times[i] = now_us() - t0_;       \
+    } while (0)
 
 /* The median of v[0..n), which it sorts. */
 static inline double median(double *v, size_t n)

@@ -140,23 +140,15 @@ static void p2p(int partner, int iters, char *src, char *dst)
 
 /* ---- collectives on the whole job (active set 0, 0, npes) ---- */
 
-#define TIMED(call)                      \
-    do {                                 \
-        shmem_barrier_all();             \
-        double t0 = now_us();            \
-        call;                            \
-        times[i] = now_us() - t0;        \
-    } while (0)
-
 static void collectives(int iters, long *big_src, long *big_dst)
 {
     for (int i = 0; i < iters; i++)
-        TIMED(shmem_barrier_all());
+        MH_TIMED(shmem_barrier_all());
     emit_collective("barrier", iters);
 
     for (int i = 0; i < iters; i++) {
         red_src = me + i;
-        TIMED(shmem_long_sum_to_all(&red_dst, &red_src, 1, 0, 0, npes, pwrk_small, psync_a));
+        MH_TIMED(shmem_long_sum_to_all(&red_dst, &red_src, 1, 0, 0, npes, pwrk_small, psync_a));
         check(red_dst == (long)npes * (npes - 1) / 2 + (long)npes * i, "sum-reduce 1 long");
     }
     emit_collective("sum-reduce 1 long", iters);
@@ -165,14 +157,14 @@ static void collectives(int iters, long *big_src, long *big_dst)
         long v = 1000 + i;
         word = me == i % npes ? v : -1;
         flag = -1;
-        TIMED(shmem_broadcast64(&flag, &word, 1, i % npes, 0, 0, npes, psync_b));
+        MH_TIMED(shmem_broadcast64(&flag, &word, 1, i % npes, 0, 0, npes, psync_b));
         check(me == i % npes || flag == v, "broadcast 8 B");
     }
     emit_collective("broadcast 8 B", iters);
 
     for (int i = 0; i < iters; i++) {
         word = (long)me * 1000 + i;
-        TIMED(shmem_fcollect64(host_ids, &word, 1, 0, 0, npes, psync_c));
+        MH_TIMED(shmem_fcollect64(host_ids, &word, 1, 0, 0, npes, psync_c));
         for (int p = 0; p < npes; p++)
             check(host_ids[p] == (long)p * 1000 + i, "fcollect 8 B");
     }
@@ -181,7 +173,7 @@ static void collectives(int iters, long *big_src, long *big_dst)
     for (int i = 0; i < iters; i++) {
         size_t n = 1 + me % 2;
         mine[0] = mine[1] = (long)me * 1000 + i;
-        TIMED(shmem_collect64(many, mine, n, 0, 0, npes, psync_c));
+        MH_TIMED(shmem_collect64(many, mine, n, 0, 0, npes, psync_c));
         for (int p = 0, at = 0; p < npes; at += 1 + p % 2, p++)
             check(many[at] == (long)p * 1000 + i && (p % 2 == 0 || many[at + 1] == (long)p * 1000 + i),
                   "collect 8-16 B");
@@ -191,7 +183,7 @@ static void collectives(int iters, long *big_src, long *big_dst)
     for (int i = 0; i < iters; i++) {
         for (int p = 0; p < npes; p++)
             to_each[p] = (long)me * 100000 + p * 10 + i;
-        TIMED(shmem_alltoall64(host_ids, to_each, 1, 0, 0, npes, psync_e));
+        MH_TIMED(shmem_alltoall64(host_ids, to_each, 1, 0, 0, npes, psync_e));
         for (int p = 0; p < npes; p++)
             check(host_ids[p] == (long)p * 100000 + me * 10 + i, "alltoall 8 B");
     }
@@ -201,7 +193,7 @@ static void collectives(int iters, long *big_src, long *big_dst)
     for (long k = 0; k < RED_BIG; k++)
         big_src[k] = me + k;
     for (int i = 0; i < big_iters; i++)
-        TIMED(shmem_long_sum_to_all(big_dst, big_src, RED_BIG, 0, 0, npes, pwrk_big, psync_a));
+        MH_TIMED(shmem_long_sum_to_all(big_dst, big_src, RED_BIG, 0, 0, npes, pwrk_big, psync_a));
     for (long k = 0; k < RED_BIG; k += 101)
         check(big_dst[k] == (long)npes * (npes - 1) / 2 + npes * k, "sum-reduce 64 Ki longs");
     emit_collective("sum-reduce 64 Ki longs", big_iters);
@@ -211,7 +203,7 @@ static void collectives(int iters, long *big_src, long *big_dst)
         if (me == root)
             for (long k = 0; k < BIG / 8; k += 64)
                 big_src[k] = k + i;
-        TIMED(shmem_broadcast64(big_dst, big_src, BIG / 8, root, 0, 0, npes, psync_b));
+        MH_TIMED(shmem_broadcast64(big_dst, big_src, BIG / 8, root, 0, 0, npes, psync_b));
         if (me != root)
             for (long k = 0; k < BIG / 8; k += 64)
                 check(big_dst[k] == k + i, "broadcast 1 MiB");

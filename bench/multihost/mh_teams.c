@@ -38,13 +38,6 @@ static void emit(const char *op, int n)
         printf("{\"op\":\"%s\",\"value\":%.3f,\"unit\":\"us\"}\n", op, median(worst, (size_t)n));
 }
 
-#define TIMED(i, call)                   \
-    do {                                 \
-        shmem_barrier_all();             \
-        double t0 = now_us();            \
-        call;                            \
-        times[i] = now_us() - t0;        \
-    } while (0)
 
 static long expected_collect_at(int pe, int k)
 {
@@ -68,26 +61,26 @@ int main(int argc, char **argv)
     shmem_team_t w = SHMEM_TEAM_WORLD;
 
     for (int i = 0; i < iters; i++)
-        TIMED(i, shmem_team_sync(w));
+        MH_TIMED(shmem_team_sync(w));
     emit("team sync", iters);
 
     for (int i = 0; i < iters; i++) {
         src[0] = me + i;
-        TIMED(i, shmem_long_sum_reduce(w, dst, src, 1));
+        MH_TIMED(shmem_long_sum_reduce(w, dst, src, 1));
         check(dst[0] == (long)npes * (npes - 1) / 2 + (long)npes * i, "sum-reduce", i);
     }
     emit("team sum-reduce 1 long", iters);
 
     for (int i = 0; i < iters; i++) {
         src[0] = me == 0 ? 1000 + i : -1;
-        TIMED(i, shmem_long_broadcast(w, dst, src, 1, 0));
+        MH_TIMED(shmem_long_broadcast(w, dst, src, 1, 0));
         check(dst[0] == 1000 + i, "broadcast", i);
     }
     emit("team broadcast 8 B", iters);
 
     for (int i = 0; i < iters; i++) {
         src[0] = me * 7 + i;
-        TIMED(i, shmem_long_fcollect(w, dst, src, 1));
+        MH_TIMED(shmem_long_fcollect(w, dst, src, 1));
         for (int j = 0; j < npes; j++)
             check(dst[j] == j * 7 + i, "fcollect", i);
     }
@@ -97,7 +90,7 @@ int main(int argc, char **argv)
         size_t mine = (size_t)(1 + me % 2);
         for (size_t k = 0; k < mine; k++)
             src[k] = expected_collect_at(me, (int)k) + i;
-        TIMED(i, shmem_long_collect(w, dst, src, mine));
+        MH_TIMED(shmem_long_collect(w, dst, src, mine));
         for (int j = 0, at = 0; j < npes; j++)
             for (int k = 0; k < 1 + j % 2; k++, at++)
                 check(dst[at] == expected_collect_at(j, k) + i, "collect", i);
@@ -107,7 +100,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < iters; i++) {
         for (int j = 0; j < npes; j++)
             one_each[j] = me * 1000 + j + i;
-        TIMED(i, shmem_long_alltoall(w, all_each, one_each, 1));
+        MH_TIMED(shmem_long_alltoall(w, all_each, one_each, 1));
         for (int j = 0; j < npes; j++)
             check(all_each[j] == j * 1000 + me + i, "alltoall", i);
     }
