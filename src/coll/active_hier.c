@@ -217,7 +217,7 @@ static bool sizes_and_blocks(const struct coll_call *L, const struct coll_hosts 
                              const uint64_t *mine, struct coll_host_sources *hb, struct coll_blocks *b, int P)
 {
     size_t *off = (size_t *)b->off, *len = (size_t *)b->len;
-    size_t room = c->buf_bytes > 64 ? ((c->buf_bytes - 64) / (size_t)L->n) & ~(size_t)63 : 0;
+    size_t room = c->buf_bytes > 64 ? cc_share(c->buf_bytes - 64, L->n) : 0;
     if (collect_sized_fits(h, P, room))
         return collect_sized_round(L, h, P, c->buf + 64, room, W_LEADERS, mine, coll_fetch_host_block, hb, b->dest, off,
                                    len);
@@ -231,8 +231,7 @@ static bool sizes_and_blocks(const struct coll_call *L, const struct coll_hosts 
         len[i] = sizes[1 + i];
         at += len[i];
     }
-    for (int k = 0; k < h->n_host; k++)
-        coll_fetch_host_block(hb, k, (char *)b->dest + off[h->host_members[k]], len[h->host_members[k]]);
+    coll_gather_host(hb, b);
     return false;
 }
 

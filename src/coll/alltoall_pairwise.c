@@ -70,7 +70,7 @@ static void send_after_all(const struct coll_call *c, void *dest, const void *sr
 static bool via_scratch(const struct coll_call *c, void *dest, const void *src, size_t block)
 {
     size_t room = cc_scratch_room(c, c->n);
-    if (block > room || room < 64)
+    if (!room || block > room)
         return false;
     int P = c->n, me = c->me;
     for (int s = 1; s < P; s++) {

@@ -233,13 +233,16 @@ static void fetch_own(void *arg, int k, void *to, size_t len)
 static enum sized_result sized_round_flat(const struct coll_call *c, void *dest, const void *src, size_t mine,
                                           size_t *off, size_t *len)
 {
-    int P = c->n, *host_of = cc_tmp((size_t)P * sizeof(int), 2), me = c->me;
+    int P = c->n, me = c->me;
+    size_t room = c->buf ? cc_share(c->buf_bytes, P) : 0;
+    if (!room)
+        return SIZED_NOT_RUN;
+    int *host_of = cc_tmp((size_t)P * sizeof(int), 2);
     for (int i = 0; i < P; i++)
         host_of[i] = i;
     struct coll_hosts one = {.n_hosts = P, .n_host = 1, .my_host_idx = 0, .host_members = &me, .member_host = host_of,
                              .my_leader_idx = me};
-    size_t room = (c->buf_bytes / (size_t)P) & ~(size_t)63;
-    if (!c->buf || !collect_sized_fits(&one, P, room))
+    if (!collect_sized_fits(&one, P, room))
         return SIZED_NOT_RUN;
     uint64_t size = mine;
     return collect_sized_round(c, &one, P, c->buf, room, F_SIZED, &size, fetch_own, (void *)src, dest, off, len)

@@ -171,11 +171,15 @@ uint64_t cc_await_value(const struct coll_call *c, int idx);
  * out: one latency instead of two.  Bytes of scratch per sender, 0 where
  * this does not apply (dests ready anyway, or shared memory, where the
  * rings and line mailboxes serve small payloads). */
+SHOAL_INLINE size_t cc_share(size_t scratch_bytes, int senders)   /* whole lines: 0 or at least one */
+{
+    return (scratch_bytes / (size_t)senders) & ~(size_t)63;
+}
 SHOAL_INLINE size_t cc_scratch_room(const struct coll_call *c, int senders)
 {
     if (c->dest_ready || c->shm || !c->buf)
         return 0;
-    return (c->buf_bytes / (size_t)senders) & ~(size_t)63;
+    return cc_share(c->buf_bytes, senders);
 }
 
 /* One-line mailboxes, for payloads of at most COLL_LINE_BYTES on shared memory. */
@@ -423,6 +427,8 @@ struct coll_host_sources {
     const void *src;   /* symmetric: every member's source at the same address */
 };
 void coll_fetch_host_block(void *arg, int k, void *to, size_t len);
+/* Every block of my host's members to its place in b->dest. */
+void coll_gather_host(const struct coll_host_sources *s, const struct coll_blocks *b);
 bool collect_sized_fits(const struct coll_hosts *h, int P, size_t room);
 bool collect_sized_round(const struct coll_call *L, const struct coll_hosts *h, int P, char *scratch, size_t room,
                          int flag, const uint64_t *mine, coll_fetch_fn fetch, void *arg, void *dest, size_t *off,

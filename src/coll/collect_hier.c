@@ -11,9 +11,12 @@
  *  3. Each leader copies the whole result into its host members' dests.
  * collect's sizes differ per member and only leaders need them: members
  * leave theirs in their scratch, the leader reads them in step 1 and the
- * leaders exchange them first the same way (in the slot's scratch, which is
- * free on entry, so with no entry handshake; having every leader's sizes
- * then proves every leader has entered, so the data needs none either). */
+ * leaders exchange them with the blocks in one round (collect_sized.c),
+ * or, when they do not fit, first the same way (in the slot's scratch,
+ * which is free on entry, so with no entry handshake; having every
+ * leader's sizes then proves every leader has entered, so the data needs
+ * none either).  Blocks that fit go through the scratch too
+ * (exchange_via_scratch), without the entry round. */
 #include <stdlib.h>
 
 #include "hier_host.h"
@@ -57,7 +60,7 @@ static bool exchange_via_scratch(const struct coll_call *L, const struct coll_ho
                                  int P)
 {
     size_t room = cc_scratch_room(L, L->n);
-    if (room < 64)
+    if (!room)
         return false;
     for (int k = 0; k < L->n; k++)
         if (host_bytes(h, b, k, P) > room)
@@ -121,20 +124,6 @@ void collect_hier_exchange(const struct coll_call *L, const struct coll_hosts *h
         coll_collect_run(L, k, &spans, total / L->n);   /* the user's choice for that kind, if any */
 }
 
-/* Step 1 for the leader: my host's blocks into my dest. */
-static void gather_host(const struct coll_hosts *h, const struct coll_blocks *b, const void *src)
-{
-    char *dest = b->dest;
-    for (int k = 0; k < h->n_host; k++) {
-        int m = h->host_members[k];
-        size_t len = blk_len(b, m);
-        if (k == h->my_host_idx)
-            memcpy(dest + blk_off(b, m), src, len);
-        else if (len)
-            shoal_get(COLL_CTX, dest + blk_off(b, m), src, len, h->host_pes[k], false);
-    }
-}
-
 /* My host's members' sizes (they left them in their scratch word 0 before
  * arriving), by team index into all[]. */
 static void host_sizes(const struct coll_hosts *h, const struct coll_call *host, size_t mine, uint64_t *all)
@@ -175,7 +164,7 @@ static bool sizes_and_blocks(struct shoal_team *t, const struct coll_hosts *h, c
                              const struct coll_call *L, size_t mine, const void *src, struct coll_blocks *b)
 {
     int P = t->n_pes;
-    size_t room = (L->buf_bytes / (size_t)L->n) & ~(size_t)63;
+    size_t room = cc_share(L->buf_bytes, L->n);
     struct coll_host_sources s = {h, src};
     if (collect_sized_fits(h, P, room)) {
         uint64_t *all = (uint64_t *)(host->buf + SIZES_AT);   /* by team index */
@@ -187,7 +176,7 @@ static bool sizes_and_blocks(struct shoal_team *t, const struct coll_hosts *h, c
                                    (size_t *)b->off, (size_t *)b->len);
     }
     sizes_to_offsets(t, h, host, mine, (size_t *)b->off, (size_t *)b->len);
-    gather_host(h, b, src);
+    coll_gather_host(&s, b);
     return false;
 }
 
@@ -215,7 +204,8 @@ bool collect_hier(struct shoal_team *t, void *dest, const void *src, size_t nbyt
         b.len = off + P;
         moved = sizes_and_blocks(t, h, &host, &L, nbytes, src, &b);
     } else {
-        gather_host(h, &b, src);
+        struct coll_host_sources s = {h, src};
+        coll_gather_host(&s, &b);   /* step 1 for the leader: my host's blocks into my dest */
     }
     L.dest_ready = !fixed;   /* every leader's size reached me: every leader has entered */
     if (!moved)

@@ -12,10 +12,11 @@ enum { F_ENTER = 0, F_DATA = 1 };
 
 /* Every block fits a sender's share of the scratch.  The room is checked
  * first: a caller that knows only its own block's length (shoal_coll_collect
- * on teams too large to gather the sizes) has less than a line per member. */
+ * on teams too large to gather the sizes) has less than a line per member,
+ * so none. */
 static bool via_scratch(const struct coll_call *c, const struct coll_blocks *b, size_t room)
 {
-    if (room < 64)
+    if (!room)
         return false;
     for (int i = 0; i < c->n; i++)
         if (blk_len(b, i) > room)

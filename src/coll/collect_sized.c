@@ -25,6 +25,14 @@ void coll_fetch_host_block(void *arg, int k, void *to, size_t len)
         shoal_get(COLL_CTX, to, s->src, len, s->h->host_pes[k], false);
 }
 
+void coll_gather_host(const struct coll_host_sources *s, const struct coll_blocks *b)
+{
+    for (int k = 0; k < s->h->n_host; k++) {
+        int m = s->h->host_members[k];
+        coll_fetch_host_block((void *)s, k, (char *)b->dest + blk_off(b, m), blk_len(b, m));
+    }
+}
+
 static size_t host_count(const struct coll_hosts *h, int P, int k)
 {
     size_t n = 0;
@@ -40,7 +48,7 @@ enum { SIZED_MAX_LEADERS = 16 };
 
 bool collect_sized_fits(const struct coll_hosts *h, int P, size_t room)
 {
-    if (room < 64 || h->n_hosts > SIZED_MAX_LEADERS)
+    if (!room || h->n_hosts > SIZED_MAX_LEADERS)
         return false;
     for (int k = 0; k < h->n_hosts; k++)
         if ((host_count(h, P, k) + 1) * sizeof(uint64_t) > room)
@@ -96,13 +104,13 @@ bool collect_sized_round(const struct coll_call *L, const struct coll_hosts *h, 
             fetch(arg, k, (char *)dest + off[h->host_members[k]], mine[k]);
         return false;
     }
-    for (int k = 0; k < L->n; k++) {
-        const char *p = scratch + (size_t)k * room + (host_count(h, P, k) + 1) * sizeof(uint64_t);
-        for (int i = 0; i < P; i++)
-            if (h->member_host[i] == k) {
-                memcpy((char *)dest + off[i], p, len[i]);
-                p += len[i];
-            }
+    /* next[k] now counts host k's members: its blocks start past its sizes */
+    for (int k = 0; k < L->n; k++)
+        next[k] = (next[k] + 1) * (int)sizeof(uint64_t);
+    for (int i = 0; i < P; i++) {
+        int k = h->member_host[i];
+        memcpy((char *)dest + off[i], scratch + (size_t)k * room + next[k], len[i]);
+        next[k] += (int)len[i];
     }
     return true;
 }

@@ -268,11 +268,10 @@ static double step(const struct coll_shape *s, const struct model *m, double byt
  * library before, 2 alternating runs: 4 hosts x 2 PEs 0.41x, 8 x 2 1.41x). */
 enum { SCRATCH_LINEAR_MAX = 4 };
 
-static double linear_steps(const struct coll_shape *s, double bytes, int senders)
+static double linear_steps(const struct coll_shape *s, double bytes)
 {
-    bool one_round = !s->shm && s->scratch && s->n <= SCRATCH_LINEAR_MAX &&
-                     bytes <= (double)(s->scratch / (size_t)senders);
-    return one_round ? 1 : 2;
+    size_t room = cc_share(s->scratch, s->n);
+    return !s->shm && s->n <= SCRATCH_LINEAR_MAX && room && bytes <= (double)room ? 1 : 2;
 }
 
 static double reduce_cost(enum coll_alg a, const struct coll_shape *s, const struct model *m)
@@ -329,7 +328,7 @@ static double collect_cost(enum coll_alg a, const struct coll_shape *s, const st
     double msg = 2 * m->o * m->share;
     switch (a) {
     case A_LINEAR:
-        return linear_steps(s, n, s->n) * m->a + (P - 1) * (n * m->b + msg) + (P > 8 ? (P - 8) * m->a : 0);
+        return linear_steps(s, n) * m->a + (P - 1) * (n * m->b + msg) + (P > 8 ? (P - 8) * m->a : 0);
     case A_RING: return (P - 1) * (m->a + n * m->b + msg);
     case A_RECDBL: return (L + f) * (m->a + msg) + (P - 1) * n * m->b;
     case A_BRUCK: return (L * (m->a + msg) + (P - 1) * n * m->b) * (s->shm ? 1 : 1.05);
