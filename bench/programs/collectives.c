@@ -4,8 +4,9 @@
  * per algorithm chosen through environment variables).
  *
  * OSU method (bench_loop_separated): a barrier before each call (not
- * timed), each PE times its own call, the figure is the mean over PEs.  Barrier latency is the time
- * of back-to-back barriers.  --api=teams uses the OpenSHMEM 1.5 team
+ * timed), each PE times its own call, the figure is the mean over PEs
+ * (latency_us); period_us beside it is the loop's time per call, barrier
+ * included.  Barrier latency is the time of back-to-back barriers.  --api=teams uses the OpenSHMEM 1.5 team
  * routines, --api=active-set the 1.4 routines with pSync; the default
  * takes teams when the library has them.  size is in bytes: per PE for
  * collect/fcollect, per pair of PEs for alltoall, the whole array for
@@ -229,6 +230,13 @@ static void measure(struct coll_case *k, const struct coll_op *op)
         mean_us = bench_separated_mean_us(c, &sep);
     }
     bench_emit(c, op->name, "", k->size, "latency_us", mean_us, t.iters);
+    /* The loop's period, a barrier and a call.  A member of a team call
+     * waits in the call for the last to arrive, while a 1.4 call whose
+     * dests are ready by promise leaves that wait to the next barrier, so
+     * the call times of the two forms split one period differently. */
+    if (op->run != run_barrier)
+        bench_emit(c, op->name, "", k->size, "period_us", bench_mean_over_pes(c, t.seconds / t.iters * 1e6),
+                   t.iters);
     op->verify(k);
 }
 

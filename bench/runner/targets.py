@@ -137,7 +137,8 @@ def describe(fig: Figure) -> str:
 
 
 def is_collective(fig: Figure) -> bool:
-    return fig.field("bench") == "collectives" and not fig.field("label")
+    """A collective's call time (the goals' figure; period_us beside it is not one)."""
+    return fig.field("bench") == "collectives" and not fig.field("label") and fig.field("metric") == "latency_us"
 
 
 def evaluate(coll: Collection, shoal: Optional[str], peer: Optional[str],
