@@ -71,20 +71,20 @@ void shoal_amo_slow(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, vo
 SHOAL_INLINE void shoal_put(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
 {
     void *p = shoal_ptr(dst, pe);
-    shoal_poll();   /* communication calls advance pending work (e.g. split barriers) */
     if (SHOAL_LIKELY(p)) {
+        shoal_poll();   /* communication calls advance pending work (e.g. split barriers) */
         memcpy(p, src, n);
         shoal_notify(pe);
         return;
     }
-    shoal_put_slow(ctx, dst, src, n, pe, nbi);
+    shoal_put_slow(ctx, dst, src, n, pe, nbi);   /* polls after sending (rma.c) */
 }
 
 SHOAL_INLINE void shoal_get(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
 {
     const void *p = shoal_ptr(src, pe);
-    shoal_poll();
     if (SHOAL_LIKELY(p)) {
+        shoal_poll();
         memcpy(dst, p, n);
         return;
     }
@@ -96,8 +96,8 @@ SHOAL_INLINE void shoal_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t 
                             const void *value, const void *cond, int pe, bool nbi)
 {
     void *p = shoal_ptr(dst, pe);
-    shoal_poll();
     if (SHOAL_LIKELY(p && !shoal.amo_via_network)) {
+        shoal_poll();
         shoal_shm_amo(op, size, p, fetch, value, cond);
         if (op != SHOAL_AMO_FETCH)
             shoal_notify(pe);
