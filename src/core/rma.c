@@ -29,9 +29,9 @@ static int remote_seg(const char *routine, const void *addr, size_t *off, int pe
 /* A communication call is a progress point (the shared-memory paths of
  * rma.h poll first).  Here the operation goes out first: on net and tcp a
  * poll is a socket poll, and made before the send it delayed every remote
- * get and fetching AMO by one (1 x 1 hosts, one process alternating
- * batches: shmem_getmem 0.5-1.4 us above the bare fi_read it issues).  A
- * call that waited for its answer polled while it waited. */
+ * get and fetching AMO by one (bench/multihost/mh_overhead.c measures what
+ * they cost above the bare libfabric operations).  A call that waited for
+ * its answer polled while it waited. */
 void shoal_put_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
 {
     size_t off;

@@ -202,9 +202,9 @@ static void poll_endpoints(struct shoal_ofi_ep *e)
  * tcp, and a failed operation is also reported in the CQ, read every look.
  * Read at the first look and every 16th, they cost a fetch-add two socket
  * polls at its start and two more at its 16th look, about when a 1 x 1
- * answer arrives (one process alternating batches: 1.0-1.2 us above the
- * bare message round trip it is, with ~3.2 socket polls per call against
- * ~1.5). */
+ * answer arrives (with core/rma.c's poll before sending: 3.2 socket polls
+ * per fetch-add, 1.3-2.9 us above the bare message round trip it is in
+ * bench/multihost/mh_overhead.c; 1.1 and 0.7-2.4 after). */
 enum { ERROR_LOOK_EVERY = 16 };
 
 static bool error_look(unsigned looks)
