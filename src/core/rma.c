@@ -32,19 +32,29 @@ static int remote_seg(const char *routine, const void *addr, size_t *off, int pe
  * get and fetching AMO by one (bench/multihost/mh_overhead.c measures what
  * they cost above the bare libfabric operations).  A call that waited for
  * its answer polled while it waited. */
-void shoal_put_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
+static void remote_put(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
 {
     size_t off;
     int s = remote_seg("shmem_put", dst, &off, pe);
     shoal_remote->put(ctx, s, off, src, n, pe, nbi);
+}
+
+static void remote_get(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
+{
+    size_t off;
+    int s = remote_seg("shmem_get", src, &off, pe);
+    shoal_remote->get(ctx, dst, s, off, n, pe, nbi);
+}
+
+void shoal_put_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
+{
+    remote_put(ctx, dst, src, n, pe, nbi);
     shoal_poll();
 }
 
 void shoal_get_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
 {
-    size_t off;
-    int s = remote_seg("shmem_get", src, &off, pe);
-    shoal_remote->get(ctx, dst, s, off, n, pe, nbi);
+    remote_get(ctx, dst, src, n, pe, nbi);
     if (nbi)
         shoal_poll();
 }
@@ -83,7 +93,7 @@ static void strided(struct shoal_ctx *ctx, bool put, char *d, const char *s, ptr
         if (peer)
             memcpy(to + dd, from + sd, bsize * elem);
         else
-            (put ? shoal_put_slow : shoal_get_slow)(ctx, d + dd, s + sd, bsize * elem, pe, true);
+            (put ? remote_put : remote_get)(ctx, d + dd, s + sd, bsize * elem, pe, true);   /* no poll per block */
     }
     if (peer && put)
         shoal_notify(pe);
