@@ -38,7 +38,6 @@ static void emit(const char *op, int n)
         printf("{\"op\":\"%s\",\"value\":%.3f,\"unit\":\"us\"}\n", op, median(worst, (size_t)n));
 }
 
-
 static long expected_collect_at(int pe, int k)
 {
     return pe * 100 + k;

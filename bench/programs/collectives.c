@@ -6,7 +6,8 @@
  * OSU method (bench_loop_separated): a barrier before each call (not
  * timed), each PE times its own call, the figure is the mean over PEs
  * (latency_us); period_us beside it is the loop's time per call, barrier
- * included.  Barrier latency is the time of back-to-back barriers.  --api=teams uses the OpenSHMEM 1.5 team
+ * included.  Barrier latency is the time of back-to-back barriers.
+ * --api=teams uses the OpenSHMEM 1.5 team
  * routines, --api=active-set the 1.4 routines with pSync; the default
  * takes teams when the library has them.  size is in bytes: per PE for
  * collect/fcollect, per pair of PEs for alltoall, the whole array for

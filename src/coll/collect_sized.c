@@ -86,7 +86,7 @@ bool collect_sized_round(const struct coll_call *L, const struct coll_hosts *h, 
         cc_put_signal(L, (L->me + d) % L->n, run, run, bytes, flag);
     cc_await(L, flag, (uint64_t)(L->n - 1));
     /* member i is the next of its host's run, in team order */
-    int *next = cc_tmp((size_t)L->n * sizeof(int), 1);
+    size_t *next = cc_tmp((size_t)L->n * sizeof(size_t), 1);
     bool all = true;
     for (int k = 0; k < L->n; k++) {
         next[k] = 0;
@@ -106,11 +106,11 @@ bool collect_sized_round(const struct coll_call *L, const struct coll_hosts *h, 
     }
     /* next[k] now counts host k's members: its blocks start past its sizes */
     for (int k = 0; k < L->n; k++)
-        next[k] = (next[k] + 1) * (int)sizeof(uint64_t);
+        next[k] = (next[k] + 1) * sizeof(uint64_t);
     for (int i = 0; i < P; i++) {
         int k = h->member_host[i];
         memcpy((char *)dest + off[i], scratch + (size_t)k * room + next[k], len[i]);
-        next[k] += (int)len[i];
+        next[k] += len[i];
     }
     return true;
 }

@@ -26,12 +26,6 @@ static int remote_seg(const char *routine, const void *addr, size_t *off, int pe
     return s;
 }
 
-/* A communication call is a progress point (the shared-memory paths of
- * rma.h poll first).  Here the operation goes out first: on net and tcp a
- * poll is a socket poll, and made before the send it delayed every remote
- * get and fetching AMO by one (bench/multihost/mh_overhead.c measures what
- * they cost above the bare libfabric operations).  A call that waited for
- * its answer polled while it waited. */
 static void remote_put(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
 {
     size_t off;
@@ -46,6 +40,12 @@ static void remote_get(struct shoal_ctx *ctx, void *dst, const void *src, size_t
     shoal_remote->get(ctx, dst, s, off, n, pe, nbi);
 }
 
+/* A communication call is a progress point (the shared-memory paths of
+ * rma.h poll first).  Here the operation goes out first: on net and tcp a
+ * poll is a socket poll, and made before the send it delayed every remote
+ * get and fetching AMO by one (bench/multihost/mh_overhead.c measures what
+ * they cost above the bare libfabric operations).  A call that waited for
+ * its answer polled while it waited. */
 void shoal_put_slow(struct shoal_ctx *ctx, void *dst, const void *src, size_t n, int pe, bool nbi)
 {
     remote_put(ctx, dst, src, n, pe, nbi);
