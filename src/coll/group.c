@@ -229,13 +229,12 @@ struct coll_call coll_team_phase(struct shoal_team *t, int bank, const int *pes,
  * network AMO, and each wait saves a round trip through the network to
  * myself.  Barriers, whose pSync may be reused back to back, take back
  * after each wait (seen NULL). */
-static __thread uint64_t active_seen[COLL_NFLAGS];
+static __thread uint64_t active_seen[COLL_NFLAGS];   /* all 0 between calls (coll_active_done) */
 
 struct coll_call coll_active_call(const struct shoal_active_set *as, void *buf, size_t buf_bytes)
 {
     int stride = 1 << as->logstride;
     uint64_t *words = (uint64_t *)as->psync;
-    memset(active_seen, 0, sizeof active_seen);
     struct coll_call c = {
         .n = as->size, .me = (shoal.my_pe - as->start) / stride, .start = as->start, .stride = stride,
         .flag = words, .seen = active_seen, .buf = buf, .buf_bytes = buf_bytes,
@@ -258,13 +257,30 @@ struct coll_call coll_active_barrier_call(const struct shoal_active_set *as)
     return c;
 }
 
-/* Every signal was consumed: the flags go back to 0 (see active_seen);
- * scratch kept in the pSync itself is cleared too. */
+SHOAL_INLINE bool any_nonzero(const uint64_t *w, int n)
+{
+    uint64_t any = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++)   /* no early exit: straight-line ORs */
+        any |= w[i];
+    return any != 0;
+}
+
+/* Every signal was consumed: the flags go back to 0 (see active_seen), and
+ * so do the counts, ready for the next call.  A call uses a few of the
+ * words, so they are looked at a line at a time (a small call's own path:
+ * 2-PE broadcast). */
 void coll_active_done(const struct coll_call *c, const struct shoal_active_set *as)
 {
-    for (int i = 0; i < COLL_NFLAGS; i++)
-        if (c->seen[i])
-            __atomic_fetch_sub(&c->flag[i], c->seen[i], __ATOMIC_RELAXED);
+    enum { LINE = 8 };
+    _Static_assert(COLL_NFLAGS % LINE == 0, "whole lines of counts");
+    for (int l = 0; l < COLL_NFLAGS; l += LINE)
+        if (any_nonzero(c->seen + l, LINE))
+            for (int i = l; i < l + LINE; i++)
+                if (c->seen[i]) {
+                    __atomic_fetch_sub(&c->flag[i], c->seen[i], __ATOMIC_RELAXED);
+                    c->seen[i] = 0;
+                }
     uint64_t *scratch = (uint64_t *)as->psync + ACTIVE_FLAG_WORDS;
     if ((uint64_t *)c->buf == scratch)
         memset(scratch, 0, ACTIVE_SCRATCH_WORDS * sizeof(uint64_t));
