@@ -212,18 +212,16 @@ static bool error_look(unsigned looks)
     return looks >= SPINS && looks % ERROR_LOOK_EVERY == 0;
 }
 
-/* DRAIN: a counter wait drains the CQs (peers' messages, the other
- * progress hooks) every other look.  Reading the counter progresses its
- * endpoint too (a socket poll on net and tcp), so a look that also drained
- * polled the sockets twice, and an answer picked up by the drain still
- * waited for the counter's own poll before the call could return.  1 x 1
- * hosts, own cores, batches of 100 gets alternating between the two ways
- * in one run, 14 runs: median -0.22 us of 13-20 (-0.49 to +0.09; 10 of 14
- * faster); put + quiet within noise (-0.29 to +0.40).  Peers' messages
- * still wait at most one more look. */
-
 /* A counter already seen at or past what was issued needs no read (a
- * quiet with nothing outstanding polled the sockets twice for nothing). */
+ * quiet with nothing outstanding polled the sockets twice for nothing).
+ * The CQs (peers' messages, the other progress hooks) are drained every
+ * other look: reading the counter progresses its endpoint too (a socket
+ * poll on net and tcp), so a look that also drained polled the sockets
+ * twice, and an answer the drain picked up still waited for the counter's
+ * own poll before the call could return.  1 x 1 hosts, own cores, batches
+ * of 100 gets alternating between the two ways in one run, 14 runs: median
+ * -0.22 us of 13-20 (-0.49 to +0.09; 10 of 14 faster); put + quiet within
+ * noise (-0.29 to +0.40).  Peers' messages wait at most one more look. */
 static void wait_counter(struct shoal_ofi_ep *e, struct fid_cntr *c, const uint64_t *issued, uint64_t *done,
                          uint64_t *seen, bool peer, const char *routine)
 {
@@ -235,7 +233,7 @@ static void wait_counter(struct shoal_ofi_ep *e, struct fid_cntr *c, const uint6
     while ((now = fi_cntr_read(c)) < target) {
         if (error_look(spins))
             check_errors(e, c, seen, routine);
-        if (spins % 2)   /* DRAIN, above */
+        if (spins % 2)
             poll_endpoints(e);
         peer_pause(&spins, yield_at);
     }
