@@ -252,6 +252,8 @@ const struct coll_hosts *coll_team_hosts(struct shoal_team *t);
 const struct coll_hosts *coll_active_hosts(const struct shoal_active_set *as);
 /* Every member has entered a barrier on t: every member has left t's calls so far. */
 void coll_team_synced(struct shoal_team *t);
+/* The team's remembered choices (coll_choose), for calls that build their own shape: a barrier. */
+struct coll_memo *coll_team_memo(struct shoal_team *t);
 /* The member whose leaving first the next barrier on t should wait for
  * (barrier_shm.c), or -1; a broadcast that is the first call after a
  * barrier names its root. */

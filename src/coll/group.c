@@ -114,6 +114,11 @@ void coll_team_synced(struct shoal_team *t)
     st->synced = st->calls;
 }
 
+struct coll_memo *coll_team_memo(struct shoal_team *t)
+{
+    return state_of(t)->memo;
+}
+
 /* A guess from the team's last barrier: what followed it will follow the
  * next one.  A broadcast waits for its root; a barrier straight after a
  * barrier for nobody in particular; anything else for everyone, and there

@@ -489,7 +489,8 @@ void shoal_team_barrier(struct shoal_team *t)
 {
     if (t->n_pes <= 1)
         return;
-    struct coll_shape s = {.n = t->n_pes, .shm = t->all_local, .multi_host = coll_spans_hosts(t)};
+    struct coll_shape s = {.n = t->n_pes, .shm = t->all_local, .multi_host = coll_spans_hosts(t),
+                           .memo = coll_team_memo(t)};
     switch (coll_choose(K_BARRIER, &s)) {
     case A_HIER: barrier_hier(t); break;
     case A_SHM: shoal_barrier_shm(t); break;
