@@ -72,9 +72,9 @@ uint8_t shoal_wait_learn(uint8_t learned, uint64_t armed_ns, bool crowded)
  * over once it sleeps, a thread wake later, and reads served by the
  * provider ring no doorbell to keep it awake).  So it keeps polling, as MPI
  * libraries do, for 0.1 s before sleeping (yield_this_look): remote
- * operations aimed at it are then answered in one network latency.  Also with more
- * PEs than cores: a yield hands the core to a PE that computes for its
- * whole time slice, so the poller takes little from it (2 hosts x 2 PEs on
+ * operations aimed at it are then answered in one network latency.  Also
+ * with more PEs than cores: a yield hands the core to a PE that computes
+ * for its whole time slice, so the poller takes little from it (2 hosts x 2 PEs on
  * 2 cores, medians of 6 runs against sleeping after 0.3 ms: fetch-add 54 ->
  * 33 us, barrier 125 -> 78, fcollect 8 B 371 -> 142).  Timed, not
  * counted: a yield with nothing else to run takes about 0.2 us, so the
