@@ -18,6 +18,7 @@
 #ifndef SHOAL_OFI_H
 #define SHOAL_OFI_H
 
+#include <poll.h>
 #include <pthread.h>
 #include <strings.h>
 #include <rdma/fabric.h>
@@ -121,8 +122,9 @@ struct shoal_ofi {
     bool flush_read;                /* writes go without delivery-complete; quiet reads back from their PEs */
     uint64_t side_completions;      /* completions to read on context endpoints (progress reads them too) */
     char (*am_rx)[SHOAL_OFI_AM_BUF];   /* the main endpoint's posted receive buffers */
-    struct fid_wait *wait_set;      /* the main CQ's wait object (a set of our own), NULL when none */
-    int wait_fd;                    /* its file descriptor, -1 when it has none */
+    struct fid_wait *wait_set;      /* the progress thread's wait object (a set of our own), NULL when none */
+    enum fi_wait_obj wait_obj;      /* the set's kind: FI_WAIT_FD (one epoll fd) or FI_WAIT_POLLFD (a list) */
+    struct fid_cq *wake_cq;         /* the CQ the set hangs on where not the main CQ (ofi_ep.c), else NULL */
     const char *prov;
 };
 extern struct shoal_ofi shoal_ofi;
@@ -133,7 +135,8 @@ void shoal_ofi_quiet_all(void);
 void shoal_ofi_fini(void);
 
 /* ofi_ep.c */
-int shoal_ofi_ep_open(struct shoal_ofi_ep *e, bool want_wait_fd);
+int shoal_ofi_ep_open(struct shoal_ofi_ep *e, bool want_wait);
+nfds_t shoal_ofi_wait_fds(struct pollfd *fds, nfds_t max);
 void shoal_ofi_ep_close(struct shoal_ofi_ep *e);
 struct shoal_ofi_ep *shoal_ofi_ep_of(struct shoal_ctx *ctx);
 
@@ -195,7 +198,7 @@ struct shoal_ofi_operand *shoal_ofi_operand_slot(struct shoal_ofi_ep *e, const v
                                                  size_t size);
 
 /* ofi_progress.c */
-void shoal_ofi_drain(struct shoal_ofi_ep *e);   /* reads the CQ: drives a manual-progress provider */
+bool shoal_ofi_drain(struct shoal_ofi_ep *e);   /* reads the CQ: drives a manual-progress provider; true: it held entries */
 void shoal_ofi_wait_writes(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_wait_reads(struct shoal_ofi_ep *e, const char *routine);
 void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine);

@@ -13,7 +13,7 @@
 #include "ofi.h"
 #include "../../boot/boot.h"
 
-struct shoal_ofi shoal_ofi = {.eps_lock = PTHREAD_MUTEX_INITIALIZER, .wait_fd = -1};
+struct shoal_ofi shoal_ofi = {.eps_lock = PTHREAD_MUTEX_INITIALIZER};
 
 static _Noreturn void init_failed(const char *what, int rc, const char *fix)
 {
@@ -137,8 +137,6 @@ static void open_domain(void)
         init_failed("fi_av_open", rc, "check the provider with fi_info");
     if ((rc = shoal_ofi_ep_open(&shoal_ofi.main_ep, true)) != 0)
         init_failed("opening the endpoint", rc, "check the provider with fi_info");
-    if (!shoal_ofi.wait_set || fi_control(&shoal_ofi.wait_set->fid, FI_GETWAIT, &shoal_ofi.wait_fd) != 0)
-        shoal_ofi.wait_fd = -1;
     shoal_ofi.max_msg = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : ((size_t)1 << 30);
     if (shoal_ofi.max_msg > ((size_t)1 << 30))
         shoal_ofi.max_msg = (size_t)1 << 30;
@@ -260,6 +258,8 @@ void shoal_ofi_fini(void)
             free(e);             /* a context the program did not destroy */
     }
     shoal_ofi_am_stop();
+    if (shoal_ofi.wake_cq)
+        fi_close(&shoal_ofi.wake_cq->fid);
     if (shoal_ofi.wait_set)
         fi_close(&shoal_ofi.wait_set->fid);   /* after its CQ */
     fi_close(&shoal_ofi.av->fid);
@@ -268,5 +268,5 @@ void shoal_ofi_fini(void)
     fi_freeinfo(shoal_ofi.info);
     free(shoal_ofi.addr);
     pthread_mutex_t lock = shoal_ofi.eps_lock;
-    shoal_ofi = (struct shoal_ofi){.eps_lock = lock, .wait_fd = -1};
+    shoal_ofi = (struct shoal_ofi){.eps_lock = lock};
 }

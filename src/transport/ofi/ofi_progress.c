@@ -5,7 +5,7 @@
  * data, including data *arriving* for this PE, only while some thread of
  * this PE reads the CQ.  Every wait of Shoal reads it through a progress
  * hook; a PE that computes without calling Shoal is served by a progress
- * thread that sleeps on the CQ's wait fd (or a short interval when the
+ * thread that sleeps on a wait set (or a short interval when the
  * provider has none) and stands back while the PE polls by itself.  The
  * thread runs during init in any case; afterwards
  * SHOAL_OFI_PROGRESS_THREAD=auto keeps it only when the provider reports
@@ -55,11 +55,11 @@ static _Noreturn void report_cq_error(struct shoal_ofi_ep *e, const char *routin
  * and reading it is what drives a manual-progress provider.  One thread at
  * a time: two threads applying batches of messages at once would reorder
  * them, and a thread finding the CQ taken has nothing to add. */
-void shoal_ofi_drain(struct shoal_ofi_ep *e)
+bool shoal_ofi_drain(struct shoal_ofi_ep *e)
 {
     struct fi_cq_entry entries[8];
     if (__atomic_load_n(&e->draining, __ATOMIC_RELAXED) || __atomic_exchange_n(&e->draining, 1, __ATOMIC_ACQUIRE))
-        return;
+        return false;
     ssize_t n = fi_cq_read(e->cq, entries, 8);
     if (n == -FI_EAVAIL)
         report_cq_error(e, "shmem (network progress)");
@@ -81,6 +81,7 @@ void shoal_ofi_drain(struct shoal_ofi_ep *e)
             __atomic_fetch_sub(&shoal_ofi.side_completions, 1, __ATOMIC_RELEASE);
     }
     __atomic_store_n(&e->draining, 0, __ATOMIC_RELEASE);
+    return n > 0;
 }
 
 static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *seen, const char *routine)
@@ -93,33 +94,38 @@ static void check_errors(struct shoal_ofi_ep *e, struct fid_cntr *c, uint64_t *s
     shoal_ofi_failed(routine, -1, "a remote write, read or atomic completed in error", FI_EIO);
 }
 
-/* Re-arm the main CQ's wait set before sleeping on its fd: false when
- * work is pending (the fd would read ready at once).  fi_wait with no
- * timeout clears the set's signal, then reports what is pending. */
+enum { WAIT_FDS = 8 };   /* the most descriptors a wait set gives to poll (ofi_ep.c) */
+
+/* Re-arm the wait set before sleeping on it: false when work is pending
+ * (its descriptors would read ready at once).  fi_wait with no timeout
+ * clears the set's signal, makes progress, then reports what is pending.
+ * Where the set hangs on a CQ of its own (ofi_ep.c), that progress may
+ * leave entries in the main CQ, which the set does not watch: take them. */
 static bool wait_set_armed(void)
 {
-    return fi_wait(shoal_ofi.wait_set, 0) == -FI_ETIMEDOUT;
+    if (fi_wait(shoal_ofi.wait_set, 0) != -FI_ETIMEDOUT)
+        return false;
+    return !shoal_ofi.wake_cq || !shoal_ofi_drain(&shoal_ofi.main_ep);
 }
 
-/* Block until the main CQ's wait object fires (traffic arrived) or a
- * short timeout passes; without a wait object, just the timeout.  With
- * work pending in the CQ it only yields: the caller's next look takes it,
- * or (a waiter inside a CQ read, answer() in ofi_am.c) nobody reads it
- * before the wait ends, and a trywait that fails at once would make the
- * wait a hot spin. */
+/* Block until the wait set fires (traffic arrived) or a short timeout
+ * passes; without a wait object, just the timeout.  With work pending in
+ * the CQ it only yields: the caller's next look takes it, or (a waiter
+ * inside a CQ read, answer() in ofi_am.c) nobody reads it before the wait
+ * ends, and a trywait that fails at once would make the wait a hot spin. */
 static void block_briefly(void)
 {
     static const struct timespec timeout = {0, 100000};
-    if (shoal_ofi.wait_fd < 0) {
-        nanosleep(&timeout, NULL);
-        return;
-    }
-    if (!wait_set_armed()) {
+    struct pollfd fds[WAIT_FDS];
+    if (shoal_ofi.wait_set && !wait_set_armed()) {
         sched_yield();
         return;
     }
-    struct pollfd fd = {shoal_ofi.wait_fd, POLLIN, 0};
-    (void)ppoll(&fd, 1, &timeout, NULL);
+    nfds_t n = shoal_ofi_wait_fds(fds, WAIT_FDS);
+    if (n == 0)
+        nanosleep(&timeout, NULL);
+    else
+        (void)ppoll(fds, n, &timeout, NULL);
 }
 
 /* Spin, then yield, then block.  Yielding for ever is not enough: a
@@ -393,19 +399,21 @@ static bool stand_back(int stop, const struct timespec *timeout)
 /* Block until traffic arrives or the interval passes; false when asked to
  * stop.  *quiet: the interval passed with no traffic (known only with a
  * wait object). */
-static bool await_traffic(struct pollfd *fds, const struct timespec *interval, unsigned *busy, bool *quiet)
+static bool await_traffic(const struct timespec *interval, unsigned *busy, bool *quiet)
 {
     static const struct timespec now = {0, 0};
+    struct pollfd fds[1 + WAIT_FDS] = {{stop_fd, POLLIN, 0}};
     *quiet = false;
-    if (shoal_ofi.wait_fd < 0)
+    if (!shoal_ofi.wait_set)
         return !stop_requested(&fds[0], interval);   /* no wait object: a fixed interval */
     if (!wait_set_armed() && ++*busy < 64) {
         sched_yield();                                /* work is pending: go round again */
         return !stop_requested(&fds[0], &now);
     }
     *busy = 0;
-    int ready = ppoll(fds, 2, interval, NULL);
-    *quiet = ready == 0;
+    nfds_t n = shoal_ofi_wait_fds(&fds[1], WAIT_FDS);
+    int ready = ppoll(fds, 1 + n, interval, NULL);
+    *quiet = ready == 0 && n > 0;
     return !(ready > 0 && (fds[0].revents & POLLIN));
 }
 
@@ -458,12 +466,11 @@ static void *progress_main(void *arg)
     (void)arg;
     struct timespec interval = {0, shoal_cfg.ofi_progress_interval_us * 1000L};
     struct timespec stand_back_interval = {0, STAND_BACK_US * 1000L};
-    struct pollfd fds[2] = {{stop_fd, POLLIN, 0}, {shoal_ofi.wait_fd, POLLIN, 0}};
     unsigned busy = 0;
     bool quiet;
     uint64_t mark = __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
     for (;;) {
-        if (!await_traffic(fds, &interval, &busy, &quiet))
+        if (!await_traffic(&interval, &busy, &quiet))
             break;
         /* The PE polled while we waited: it takes this arrival itself,
          * and the ones after it for as long as it keeps polling (going
