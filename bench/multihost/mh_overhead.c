@@ -3,9 +3,9 @@
  * one-way time moves between modes within minutes here) hits both sides:
  * PE 0 alternates batches of
  *   bare read        8-byte fi_read on an endpoint of its own, CQ polled
- *   shoal-like read  the same on an endpoint set up as Shoal's (thread-safe
- *                    domain, a wait set on the CQ, selective completion, a
- *                    read counter polled with the CQ)
+ *   shoal-like read  the same on an endpoint set up as Shoal's under net
+ *                    (thread-safe domain, a wait set on a CQ of its own,
+ *                    selective completion, a read counter polled with the CQ)
  *   shmem_getmem     8 bytes from PE 1
  *   bare round trip  an 8-byte fi_inject that PE 1 answers with one (what
  *                    a fetch-add is on providers whose atomics are messages)
@@ -41,6 +41,7 @@ struct side {
     struct fid_mr *mr;
     struct fid_cntr *reads;   /* shoal-like only */
     struct fid_wait *wait;    /* shoal-like only */
+    struct fid_cq *wake_cq;   /* shoal-like only: the CQ the wait set hangs on */
     fi_addr_t peer;
     uint64_t remote_addr, remote_key;
 };
@@ -77,14 +78,19 @@ static struct fi_info *get_info(int shoal_like)
     return info;
 }
 
+/* Shoal's set-up under net (transport/ofi/ofi_ep.c): the progress thread's
+ * wait set, a descriptor list, hangs on a CQ of its own; the CQ that the
+ * endpoint completes to has no wait object. */
 static void open_cq(struct side *s, int shoal_like)
 {
     struct fi_cq_attr attr = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE, .size = 128};
     if (shoal_like) {
-        struct fi_wait_attr wa = {.wait_obj = FI_WAIT_FD};
+        struct fi_wait_attr wa = {.wait_obj = FI_WAIT_POLLFD};
+        struct fi_cq_attr waits = {.format = FI_CQ_FORMAT_CONTEXT, .size = 1, .wait_obj = FI_WAIT_SET};
         ok(fi_wait_open(s->fabric, &wa, &s->wait), "fi_wait_open");
-        attr.wait_obj = FI_WAIT_SET;
-        attr.wait_set = s->wait;
+        waits.wait_set = s->wait;
+        ok(fi_cq_open(s->domain, &waits, &s->wake_cq, NULL), "fi_cq_open (wait set)");
+        (void)fi_wait(s->wait, 1);
     }
     ok(fi_cq_open(s->domain, &attr, &s->cq, NULL), "fi_cq_open");
 }
