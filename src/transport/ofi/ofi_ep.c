@@ -61,26 +61,30 @@ static bool progress_is_domain_wide(void)
     return !strcmp(p, "net") || !strcmp(p, "tcp");
 }
 
+/* The wait set, on the main CQ or (domain-wide progress) on a CQ of its
+ * own; false, with no set, when the provider offers none. */
+static bool open_wait_set_on(struct shoal_ofi_ep *e)
+{
+    bool own_cq = progress_is_domain_wide();
+    if (open_wait_set(own_cq ? FI_WAIT_POLLFD : FI_WAIT_FD) != 0)
+        return false;
+    struct fi_cq_attr waits = {.format = FI_CQ_FORMAT_CONTEXT, .size = own_cq ? 1 : 0, .wait_obj = FI_WAIT_SET,
+                               .wait_set = shoal_ofi.wait_set};
+    if (fi_cq_open(shoal_ofi.domain, &waits, own_cq ? &shoal_ofi.wake_cq : &e->cq, NULL) != 0) {
+        fi_close(&shoal_ofi.wait_set->fid);
+        shoal_ofi.wait_set = NULL;
+        return false;
+    }
+    if (own_cq)
+        (void)fi_wait(shoal_ofi.wait_set, 1);   /* enters the descriptors added so far in its list */
+    return true;
+}
+
 static int open_cq(struct shoal_ofi_ep *e, bool want_wait)
 {
     struct fi_cq_attr plain = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
-    struct fi_cq_attr waits = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_SET};
-    if (want_wait && progress_is_domain_wide() && open_wait_set(FI_WAIT_POLLFD) == 0) {
-        waits.size = 1;
-        waits.wait_set = shoal_ofi.wait_set;
-        if (fi_cq_open(shoal_ofi.domain, &waits, &shoal_ofi.wake_cq, NULL) == 0) {
-            (void)fi_wait(shoal_ofi.wait_set, 1);   /* enters the descriptors added so far in its list */
-            return fi_cq_open(shoal_ofi.domain, &plain, &e->cq, NULL);
-        }
-        fi_close(&shoal_ofi.wait_set->fid);
-        shoal_ofi.wait_set = NULL;
-    } else if (want_wait && open_wait_set(FI_WAIT_FD) == 0) {
-        waits.wait_set = shoal_ofi.wait_set;
-        if (fi_cq_open(shoal_ofi.domain, &waits, &e->cq, NULL) == 0)
-            return 0;
-        fi_close(&shoal_ofi.wait_set->fid);
-        shoal_ofi.wait_set = NULL;
-    }
+    if (want_wait && open_wait_set_on(e) && e->cq)
+        return 0;
     return fi_cq_open(shoal_ofi.domain, &plain, &e->cq, NULL);
 }
 
