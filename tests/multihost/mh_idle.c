@@ -6,18 +6,31 @@
  * puts and gets at 250 us instead of 25, in about one run of three).
  * PE 0 hammers PE 2 (another host, block placement) with fetch-adds and
  * samples the state of PE 1 (its host mate, idle) in /proc: asleep in at
- * least half of the samples taken after the first half.
+ * least half of the samples taken after the first half.  Asleep, it (its
+ * progress thread included) wakes seldom: the thread's timeout grows while
+ * no traffic comes and the PE's sleeps grow with its wait; at 1,000 and
+ * 5,000 a second their wakes were the tail of the working PEs' calls on a
+ * crowded host.  Fewer than one wake per millisecond over that half.
  *   mh_idle [fetch-adds]   (4 PEs, 2 hosts x 2, block) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <shmem.h>
 
 #include "check.h"
+#include "wakes.h"
 
 static long word;
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
 static int pids[4];
 
 /* The scheduler state letter of process pid (R running, S sleeping, ...). */
@@ -48,22 +61,32 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     CHECK(me != 0 || (shmem_ptr(&word, 1) != NULL && shmem_ptr(&word, 2) == NULL),
           "PE 1 must share PE 0's host, PE 2 not (run 2 hosts x 2, block)");
-    long samples = 0, asleep = 0, sum = 0;
+    long samples = 0, asleep = 0, sum = 0, wakes = 0;
+    double since = 0;
     if (me == 0)
         for (long i = 0; i < ops; i++) {
             sum += shmem_long_atomic_fetch_add(&word, 1, 2);
+            if (i == ops / 2) {
+                wakes = wakes_of(pids[1]);
+                since = now_us();
+            }
             if (i >= ops / 2 && i % 100 == 0) {
                 char st = state_of(pids[1]);
                 samples++;
                 asleep += st == 'S' || st == 'D';
             }
         }
+    if (me == 0 && wakes >= 0)
+        wakes = wakes_of(pids[1]) - wakes;
+    double ms = (now_us() - since) / 1000;
     shmem_barrier_all();
     if (me == 0) {
-        printf("mh_idle: %ld fetch-adds; idle PE 1 asleep in %ld of %ld samples\n", ops, asleep, samples);
+        printf("mh_idle: %ld fetch-adds; idle PE 1 asleep in %ld of %ld samples, woke %ld times in %.0f ms\n", ops,
+               asleep, samples, wakes, ms);
         CHECK(sum == ops * (ops - 1) / 2, "fetch-add results sum to %ld", sum);
         CHECK(asleep * 2 >= samples, "idle PE 1 was asleep in only %ld of %ld samples: it kept polling", asleep,
               samples);
+        CHECK(wakes < ms, "idle PE 1 woke %ld times in %.0f ms: its sleeps or its thread's are too short", wakes, ms);
     }
     if (me == 2)
         CHECK(word == ops, "word %ld after %ld fetch-adds", word, ops);
