@@ -156,13 +156,27 @@ void bcast_as_hier(const struct coll_call *c, const struct shoal_active_set *as,
             host_put_signal(&hc, i, dest, data, n, H_DATA);
 }
 
+/* A leader's share of the pSync's scratch past its first line, where each
+ * member left its size, for the leaders' run of sizes and blocks
+ * (collect_sized.c): the same on every member. */
+static size_t sized_room(const struct coll_call *c, const struct coll_hosts *h)
+{
+    return c->buf_bytes > 64 ? cc_share(c->buf_bytes - 64, h->n_hosts) : 0;
+}
+
 /* Fcollect: members push their blocks into their leader's dest, the
  * leaders exchange their hosts' blocks (collect_hier.c), each leader
- * copies the whole result into its members' dests. */
+ * copies the whole result into its members' dests.  Where hosts
+ * interleave in the set (round-robin placement) that exchange sends a
+ * message per block; when every host's blocks fit a leader's share of the
+ * scratch the collect's way sends one run per leader instead (2 hosts x 2
+ * PEs round-robin, fcollect 8 B: 37 -> 15.5 us, as with block placement). */
 void fcollect_as_hier(const struct coll_call *c, const struct shoal_active_set *as, void *dest, const void *src,
                       size_t n)
 {
     const struct coll_hosts *h = coll_active_hosts(as);
+    if (!h->contiguous && collect_sized_fits(h, c->n, sized_room(c, h), n) && collect_as_hier(c, as, dest, src, n))
+        return;
     struct as_host hc = host_call(c, h);
     if (h->my_leader_idx < 0) {
         host_put_signal(&hc, 0, (char *)dest + (size_t)c->me * n, src, n, H_ARRIVE);
@@ -217,8 +231,8 @@ static bool sizes_and_blocks(const struct coll_call *L, const struct coll_hosts 
                              const uint64_t *mine, struct coll_host_sources *hb, struct coll_blocks *b, int P)
 {
     size_t *off = (size_t *)b->off, *len = (size_t *)b->len;
-    size_t room = c->buf_bytes > 64 ? cc_share(c->buf_bytes - 64, L->n) : 0;
-    if (collect_sized_fits(h, P, room))
+    size_t room = sized_room(c, h);
+    if (collect_sized_fits(h, P, room, 0))
         return collect_sized_round(L, h, P, c->buf + 64, room, W_LEADERS, mine, coll_fetch_host_block, hb, b->dest, off,
                                    len);
     uint64_t *sizes = (uint64_t *)c->buf;   /* [1 + i]: member i's */

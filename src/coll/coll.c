@@ -242,7 +242,7 @@ static enum sized_result sized_round_flat(const struct coll_call *c, void *dest,
         host_of[i] = i;
     struct coll_hosts one = {.n_hosts = P, .n_host = 1, .my_host_idx = 0, .host_members = &me, .member_host = host_of,
                              .my_leader_idx = me};
-    if (!collect_sized_fits(&one, P, room))
+    if (!collect_sized_fits(&one, P, room, 0))
         return SIZED_NOT_RUN;
     uint64_t size = mine;
     return collect_sized_round(c, &one, P, c->buf, room, F_SIZED, &size, fetch_own, (void *)src, dest, off, len)

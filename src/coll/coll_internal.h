@@ -417,8 +417,9 @@ extern bool coll_no_loadstore; /* SHOAL_COLL_NO_LOADSTORE */
 
 /* The leaders' round of a collect with sizes and blocks together
  * (collect_sized.c).  fetch copies my host's k-th member's block (len
- * bytes) to `to`.  collect_sized_fits: every host's sizes fit a share of
- * room bytes (the same answer on every leader).  collect_sized_round fills
+ * bytes) to `to`.  collect_sized_fits: every host's sizes, and its blocks
+ * when every member's is `block` bytes (0: unknown), fit a share of room
+ * bytes (the same answer on every leader).  collect_sized_round fills
  * off/len for all P members from the runs; true when every block is in
  * dest too, false when the caller must still exchange the blocks (mine
  * are at their places in dest then). */
@@ -431,7 +432,7 @@ struct coll_host_sources {
 void coll_fetch_host_block(void *arg, int k, void *to, size_t len);
 /* Every block of my host's members to its place in b->dest. */
 void coll_gather_host(const struct coll_host_sources *s, const struct coll_blocks *b);
-bool collect_sized_fits(const struct coll_hosts *h, int P, size_t room);
+bool collect_sized_fits(const struct coll_hosts *h, int P, size_t room, size_t block);
 bool collect_sized_round(const struct coll_call *L, const struct coll_hosts *h, int P, char *scratch, size_t room,
                          int flag, const uint64_t *mine, coll_fetch_fn fetch, void *arg, void *dest, size_t *off,
                          size_t *len);

@@ -166,7 +166,7 @@ static bool sizes_and_blocks(struct shoal_team *t, const struct coll_hosts *h, c
     int P = t->n_pes;
     size_t room = cc_share(L->buf_bytes, L->n);
     struct coll_host_sources s = {h, src};
-    if (collect_sized_fits(h, P, room)) {
+    if (collect_sized_fits(h, P, room, 0)) {
         uint64_t *all = (uint64_t *)(host->buf + SIZES_AT);   /* by team index */
         uint64_t *sizes = cc_tmp((size_t)h->n_host * sizeof(uint64_t), 0);   /* my host's, in its order */
         host_sizes(h, host, mine, all);

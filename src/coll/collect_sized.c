@@ -46,12 +46,12 @@ static size_t host_count(const struct coll_hosts *h, int P, int k)
  * and the two rounds, each with the selection's algorithm, are kept. */
 enum { SIZED_MAX_LEADERS = 16 };
 
-bool collect_sized_fits(const struct coll_hosts *h, int P, size_t room)
+bool collect_sized_fits(const struct coll_hosts *h, int P, size_t room, size_t block)
 {
     if (!room || h->n_hosts > SIZED_MAX_LEADERS)
         return false;
     for (int k = 0; k < h->n_hosts; k++)
-        if ((host_count(h, P, k) + 1) * sizeof(uint64_t) > room)
+        if ((host_count(h, P, k) + 1) * sizeof(uint64_t) + host_count(h, P, k) * block > room)
             return false;
     return true;
 }
