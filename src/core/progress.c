@@ -30,6 +30,7 @@ static const struct hook_table no_hooks;
 static const struct hook_table *current = &no_hooks;
 int shoal_progress_n;   /* current->n, read by shoal_poll without following the pointer */
 int shoal_progress_handover_fd = -1;
+uint64_t shoal_requests_served;
 static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;
 /* A hook that waits must not re-enter the hooks.  Initial-exec, as
  * shoal_user_routine: every look of a wait in a job across hosts reads it,

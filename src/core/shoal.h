@@ -153,6 +153,7 @@ struct shoal_waiter {
     uint8_t grace;      /* re-checks after announcing the sleep, before the first futex wait */
     bool local;         /* waits for a PE of this machine (SHOAL_WAIT_WHILE_LOCAL) */
     uint8_t backoff;    /* wakes that found the condition still holding (wait.c) */
+    uint64_t served;    /* shoal_requests_served when the poll window last began */
     uint32_t seq;
 };
 void shoal_wait_init(void);   /* at init: registers this process for the sleepers' fence */
@@ -242,6 +243,9 @@ extern int shoal_progress_n;   /* fast check: 0 means nothing registered */
  * polls by itself; a wait writes it before sleeping, so the thread takes
  * over serving peers at once.  -1 when there is no such thread. */
 extern int shoal_progress_handover_fd;
+/* Requests from peers this process has applied (the network transport
+ * counts them): a waiting PE that peers talk to keeps polling (wait.c). */
+extern uint64_t shoal_requests_served;
 SHOAL_INLINE void shoal_poll(void)
 {
     if (SHOAL_UNLIKELY(__atomic_load_n(&shoal_progress_n, __ATOMIC_RELAXED)))

@@ -78,8 +78,21 @@ uint8_t shoal_wait_learn(uint8_t learned, uint64_t armed_ns, bool crowded)
  * 2 cores, medians of 6 runs against sleeping after 0.3 ms: fetch-add 54 ->
  * 33 us, barrier 125 -> 78, fcollect 8 B 371 -> 142).  Timed, not
  * counted: a yield with nothing else to run takes about 0.2 us, so the
- * 65536 yields this once counted could end after 13 ms. */
-enum { NET_POLL_NS = 100000000 };
+ * 65536 yields this once counted could end after 13 ms.
+ * With more PEs than cores the window is CROWDED_POLL_NS, and it starts
+ * again whenever this process has applied a request from a peer
+ * (shoal_requests_served: AMOs, signals, flushes): a PE that peers talk
+ * to keeps polling, one nobody talks to gets off the CPU sooner, where
+ * its turns delayed the PEs that work.  5 ms: longer than the waits inside
+ * the collectives of the most crowded shape measured (8 hosts x 2 PEs on
+ * 2 cores: alltoall 8 B ~2.5 ms, sum-reduce 64 Ki longs ~3.3 ms; at 2 ms
+ * they slowed 3-30%).  Without the restart, a target under a stream of
+ * fetch-adds slept and woke at every window: p99 / median 2.9-3.1 ->
+ * 3.2-3.4.  bench/multihost/mh_peer.c, 2 runs each against 0.1 s: 8 x 2
+ * get and fetch-add 26-139 -> 11.4 us, ping-pong 43-45 -> 6-26; 4 x 2
+ * 19.0-19.5 -> 11.0-11.8; 2 x 2 round-robin fetch-add 12.6-12.8 ->
+ * 11.4-11.6; collectives within the runs' spread. */
+enum { NET_POLL_NS = 100000000, CROWDED_POLL_NS = 5000000 };
 
 static uint64_t now_ns(void)
 {
@@ -95,10 +108,12 @@ static bool keep_yielding(struct shoal_waiter *w, unsigned spins)
         uint8_t learned = __atomic_load_n(&learned_backoff, __ATOMIC_RELAXED);
         return w->n < spins + (YIELDS_BEFORE_SLEEP << (w->backoff > learned ? w->backoff : learned));
     }
-    uint64_t now = now_ns();
-    if (w->n == spins)
-        w->since = now;   /* the first yield */
-    return now - w->since < NET_POLL_NS;
+    uint64_t now = now_ns(), served = __atomic_load_n(&shoal_requests_served, __ATOMIC_RELAXED);
+    if (w->n == spins || served != w->served) {   /* the first yield, or peers talked to us */
+        w->since = now;
+        w->served = served;
+    }
+    return now - w->since < (shoal.oversubscribed ? CROWDED_POLL_NS : NET_POLL_NS);
 }
 
 static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)

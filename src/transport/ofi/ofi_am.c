@@ -147,6 +147,8 @@ void shoal_ofi_am_received(void *buf)
 {
     const struct am_msg *m = buf;
     uint64_t old = 0;
+    if (m->kind != AM_ANSWER)
+        __atomic_fetch_add(&shoal_requests_served, 1, __ATOMIC_RELAXED);
     switch (m->kind) {
     case AM_AMO:
     case AM_FETCH:
