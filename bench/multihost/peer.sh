@@ -9,7 +9,7 @@
 # Shoal/Open MPI ratios.
 #
 #   bench/multihost/peer.sh [--build DIR] [--out FILE] [--report FILE.md]
-#       [--rounds 3] [--iters 200] [--shapes "1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block"]
+#       [--rounds 3] [--iters 200] [--shapes "1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block 8,8:block"]
 #       [--tuning FILE]
 # A shape PPN:MAP:own gives each host cores of its own (run_mh.sh
 # --own-cores), as real hosts have: "1,1:block:own 2,2:rr:own"; with more
@@ -27,7 +27,7 @@ out=/dev/stdout
 report=
 rounds=3
 iters=200
-shapes="1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block"
+shapes="1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block 8,8:block"
 tuning=
 while [ $# -gt 0 ]; do
     case "$1" in

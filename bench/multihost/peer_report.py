@@ -15,7 +15,8 @@ OPS = ["put 8 B", "get 8 B", "fetch-add", "ping-pong one-way", "barrier", "sum-r
 NAMES = {"1,1:block": "1x1", "2,2:rr": "2x2 rr", "4,4:block": "2x4 block", "2,2,2,2:block": "4x2",
          "2,2,2,2,2,2,2,2:block": "8x2", "8,8:block": "2x8 block",
          "1,1:block:own": "1x1 own cores", "2,2:rr:own": "2x2 rr own cores", "4,4:block:own": "2x4 own cores",
-         "2,2,2,2:block:own": "4x2 hosts pinned", "2,2,2,2,2,2,2,2:block:own": "8x2 hosts pinned"}
+         "2,2,2,2:block:own": "4x2 hosts pinned", "2,2,2,2,2,2,2,2:block:own": "8x2 hosts pinned",
+         "8,8:block:own": "2x8 own cores"}
 
 
 def table(med, shapes, a_lib, a_name, b_lib, b_name):
