@@ -152,6 +152,12 @@ SHOAL_INLINE void cc_put_signal(const struct coll_call *c, int i, void *dst, con
     shoal_put_signal(COLL_CTX, dst, src, n, &c->flag[idx], 1, SHOAL_SIG_ADD, cc_pe(c, i), false);
 }
 
+/* The same, returning at once: the source must stay until shoal_complete(COLL_CTX). */
+SHOAL_INLINE void cc_put_signal_nbi(const struct coll_call *c, int i, void *dst, const void *src, size_t n, int idx)
+{
+    shoal_put_signal(COLL_CTX, dst, src, n, &c->flag[idx], 1, SHOAL_SIG_ADD, cc_pe(c, i), true);
+}
+
 SHOAL_INLINE void cc_put(const struct coll_call *c, int i, void *dst, const void *src, size_t n)
 {
     if (n)
@@ -296,6 +302,8 @@ int ring_first_ready(const struct coll_call *c, const int *members, int k);
 void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
 void alltoall_shm(const struct coll_call *c, void *dest, const void *src, size_t block);
 void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);
+/* Pieces bcast_binomial cuts n bytes into on P members (1: whole), for the model too. */
+size_t bcast_binomial_pieces(bool shm, int P, size_t n);
 void bcast_scatter_allgather(const struct coll_call *c, void *dest, const void *src, size_t n, int root);
 /* Needs c->shm: every member copies from the root's source (symmetric) itself. */
 void bcast_pull(const struct coll_call *c, void *dest, const void *src, size_t n, int root, bool root_dest);

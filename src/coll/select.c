@@ -16,7 +16,8 @@
  *           rsag    (2L+f+1) a + n(P-1)/P (2b + g)
  *   (over the network, reduce_cost adds what the wire charges: pieces of a
  *   short scratch, long steps, reads and credits: see the note above it)
- *   bcast   linear 2a + (P-1) n b;  binomial 2L a + L n b;  scatter_allgather (P+1) a + 2n b
+ *   bcast   linear 2a + (P-1) n b;  binomial 2L a + (L+k-1) (n/k) b in k pieces;
+ *           scatter_allgather (P+1) a + 2n b
  *           (on shared memory beyond the ring: pull, every member copying the root's source at once,
  *           3a + n b on each core; not priced: on team calls it won at every size measured,
  *           active sets keep linear up to ACTIVE_PULL_BYTES with a core per PE)
@@ -311,7 +312,10 @@ static double bcast_cost(enum coll_alg a, const struct coll_shape *s, const stru
     double P = s->n, n = (double)s->bytes, L = cc_log2_ceil(s->n);
     switch (a) {
     case A_LINEAR: return 2 * m->a + (P - 1) * n * m->b;
-    case A_BINOMIAL: return 2 * L * m->a + L * n * m->b;
+    case A_BINOMIAL: {   /* in pieces over the network, the first forwarded as the next arrive */
+        double k = (double)bcast_binomial_pieces(s->shm, s->n, s->bytes);
+        return 2 * L * m->a + (L + k - 1) * (n / k) * m->b;
+    }
     case A_SCATTER_ALLGATHER: return (P + 1) * m->a + 2 * n * m->b;
     default: return 1e30;
     }

@@ -3,7 +3,8 @@
  * shmem_int_max_to_all (1, 7 and 3000 elements: the leaders' pWrk holds
  * fewer, so they go in chunks; dest == source too), shmem_broadcast64 from
  * every root (roots that are not their host's first member; the root's
- * dest must stay as it was) and shmem_fcollect64, on the whole job, on
+ * dest must stay as it was; 1.1 MB from the last, which binomial sends in
+ * pieces across 3 hosts or more) and shmem_fcollect64, on the whole job, on
  * PEs 1.. and on strided sets.  Members only; each PE checks every result
  * against values it computes itself; shmem_collect64 with sizes that
  * differ (zero too) and shmem_alltoall64 check the same way, and that the pSync is all
@@ -18,12 +19,12 @@
 
 #include "check.h"
 
-enum { BIG = 3000, MAX_PES = 64, LONGS = 300 };
+enum { BIG = 3000, MAX_PES = 64, LONGS = 300, PIECES_LONGS = 140001 };   /* 1.1 MB: binomial's pieces */
 
 static long psync[2][SHMEM_REDUCE_SYNC_SIZE], bar_sync[SHMEM_BARRIER_SYNC_SIZE];
 static long lwrk[BIG / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static int iwrk[BIG / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
-static long lsrc[BIG], ldst[BIG], bsrc[LONGS], bdst[LONGS], fsrc[40], fsrc2[40 * MAX_PES], fdst[40 * MAX_PES + 64], stamp[MAX_PES];
+static long lsrc[BIG], ldst[BIG], bsrc[PIECES_LONGS], bdst[PIECES_LONGS], fsrc[40], fsrc2[40 * MAX_PES], fdst[40 * MAX_PES + 64], stamp[MAX_PES];
 static int isrc[BIG], idst[BIG];
 
 struct set {
@@ -159,6 +160,7 @@ static void run_set(struct set s, int rounds, long base)
             check_bcast(&s, 1, root, r + root);
             check_bcast(&s, LONGS, root, r + root + 1);
         }
+        check_bcast(&s, PIECES_LONGS, s.size - 1, r);
         check_fcollect(&s, 1, r);
         check_fcollect(&s, 37, r + 1);
         for (int salt = 0; salt < 3; salt++)

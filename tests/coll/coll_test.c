@@ -183,8 +183,10 @@ static void scans(const struct team *tm, int salt)
 
 static void broadcasts(const struct team *tm, int salt)
 {
-    /* 56 / 8192: a ring entry's head and the whole entry (coll_internal.h) */
-    static const size_t sizes[] = {0, 1, 7, 56, 57, 64, 1000, 4096, 4097, 8192, 8193, 70001};
+    /* 56 / 8192: a ring entry's head and the whole entry (coll_internal.h);
+     * from 512 KiB binomial goes over the network in 256 KiB pieces
+     * (bcast_binomial.c): 3 uneven ones, and 8 */
+    static const size_t sizes[] = {0, 1, 7, 56, 57, 64, 1000, 4096, 4097, 8192, 8193, 70001, 1000003, MAXN * 32 - 1};
     unsigned char *src = (unsigned char *)big_a, *dst = (unsigned char *)big_b;
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
         for (int r = 0; r < 2; r++)
