@@ -60,15 +60,10 @@ void bcast_binomial(const struct coll_call *c, void *dest, const void *src, size
         size_t len = piece_at(n, pieces, k, &off);
         if (r > 0)
             cc_await(c, F_DATA + (int)k, 1);
-        for (int d = top; d >= low; d >>= 1) {
-            int child = (r + d + root) % P;
-            if (r + d >= P)
-                continue;
-            if (pieces > 1)
-                cc_put_signal_nbi(c, child, (char *)dest + off, from + off, len, F_DATA + (int)k);
-            else
-                cc_put_signal(c, child, dest, from, n, F_DATA);
-        }
+        for (int d = top; d >= low; d >>= 1)
+            if (r + d < P)
+                (pieces > 1 ? cc_put_signal_nbi : cc_put_signal)(c, (r + d + root) % P, (char *)dest + off,
+                                                                 from + off, len, F_DATA + (int)k);
     }
     if (pieces > 1)
         shoal_complete(COLL_CTX);
