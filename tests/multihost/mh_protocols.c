@@ -25,12 +25,15 @@
 #include "check.h"
 
 enum { ROUNDS = 60, BIG = 16384, QUIET_ROUNDS = 800, HUGE = 1 << 20 };
-static const size_t sizes[] = {8, 24, 32, 33, 64, 200, 4096, 8192, 8193, BIG};
+/* up to BIG: one message, a copy, the caller's buffer; beyond: writes that
+ * leave in many socket sends, with the signal message right behind them
+ * where the provider orders sends after writes (net) */
+static const size_t sizes[] = {8, 24, 32, 33, 64, 200, 4096, 8192, 8193, BIG, 65536, 262147, HUGE};
 enum { NSIZES = sizeof sizes / sizeof sizes[0] };
 
 static uint64_t sig, sig_add;
 static long counter, flag, fenced;
-static char data[BIG];
+static char data[HUGE];
 
 static char pattern(int from, long round, size_t i)
 {
@@ -41,7 +44,7 @@ static char pattern(int from, long round, size_t i)
  * SET) to to, which checks the data each time the signal moves. */
 static void put_signal_order(shmem_ctx_t ctx, int me, int from, int to)
 {
-    static char src[BIG];
+    static char src[HUGE];
     for (long r = 1; r <= ROUNDS; r++) {
         size_t n = sizes[r % NSIZES];
         if (me == from) {
@@ -70,7 +73,7 @@ static void fence_order(int me, int from, int to)
     for (long r = 1; r <= ROUNDS; r++) {
         size_t n = sizes[r % NSIZES];
         if (me == from) {
-            char src[BIG];
+            static char src[HUGE];
             memset(src, (int)r, n);
             shmem_putmem(data, src, n, to);
             shmem_fence();
@@ -93,7 +96,7 @@ static void fence_order(int me, int from, int to)
         }
         shmem_barrier_all();
         if (me == from) {   /* put (once or twice), fence, put */
-            char src[BIG];
+            static char src[HUGE];
             memset(src, (int)(r + 1), n);
             shmem_putmem(data, src, n / 2, to);
             shmem_putmem(data + n / 2, src + n / 2, n - n / 2, to);

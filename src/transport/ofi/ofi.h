@@ -118,6 +118,7 @@ struct shoal_ofi {
     size_t inject_size;
     size_t max_msg;
     bool ordered_writes;            /* provider orders writes and atomics to a target: fence is free */
+    bool sends_after_writes;        /* FI_ORDER_SAW: a message is delivered after the writes posted before it */
     bool am;                        /* AMOs and signals travel as messages the target's CPU applies */
     bool flush_read;                /* writes go without delivery-complete; quiet reads back from their PEs */
     uint64_t side_completions;      /* completions to read on context endpoints (progress reads them too) */

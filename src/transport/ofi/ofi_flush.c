@@ -114,10 +114,11 @@ void shoal_ofi_flush(struct shoal_ofi_ep *e, const char *routine)
  * are placed in order (FI_ORDER_RMA_WAW), messages after messages are
  * applied in order (FI_ORDER_SAS).  What is not ordered is a write after a
  * message (the message is applied when the target reads its CQ, maybe
- * after the write landed) and a message after a write (no send-after-write
- * order).  So fence only records that it happened, and the next put or
- * message to a PE first settles what that PE is owed: put after messages
- * waits for their flush, a message after writes for their read-back (and
+ * after the write landed) and, on rxm, a message after a write (no
+ * send-after-write order; net has it, FI_ORDER_SAW).  So fence only
+ * records that it happened, and the next put or message to a PE first
+ * settles what that PE is owed: put after messages waits for their flush,
+ * a message after writes (without FI_ORDER_SAW) for their read-back (and
  * for acknowledged writes still in flight).  A put, fence, flag put to
  * one PE costs nothing more than the two puts (it was a quiet: a round
  * trip).  Quiet settles everything and so ends the fence. */
@@ -147,6 +148,8 @@ void shoal_ofi_fence_owed(struct shoal_ofi_ep *e, int pe, unsigned next, const c
         shoal_ofi_am_await_flushes(e, routine);   /* non-blocking fetching AMOs are messages too */
         return;
     }
+    if (shoal_ofi.sends_after_writes)
+        return;   /* the provider delivers the message behind the writes */
     shoal_ofi_wait_writes(e, routine);   /* acknowledged writes are not marked */
     if (take_marks(e, pe, SHOAL_OFI_WROTE)) {
         post_flush_read(e, pe, routine);

@@ -141,6 +141,7 @@ static void open_domain(void)
     if (shoal_ofi.max_msg > ((size_t)1 << 30))
         shoal_ofi.max_msg = (size_t)1 << 30;
     shoal_ofi.ordered_writes = (info->tx_attr->msg_order & FI_ORDER_WAW) != 0;
+    shoal_ofi.sends_after_writes = (info->tx_attr->msg_order & FI_ORDER_SAW) != 0;
 }
 
 static void check_atomics(void)
