@@ -86,8 +86,9 @@ def targets_section(meta: dict, targets: List[dict]) -> List[str]:
             "-" if t["ratio"] is None else "%.3g" % t["ratio"], status))
     met = sum(t["status"] == "met" for t in targets)
     missed = sum(t["status"] == "NOT met" for t in targets)
-    lines += ["", "%d met, %d not met, %d not evaluated." % (met, missed,
-                                                            len(targets) - met - missed), ""]
+    floor = sum(t["status"] == "floor above the goal" for t in targets)
+    lines += ["", "%d met, %d not met, %d with the machine's floor above the goal, %d not evaluated." % (
+        met, missed, floor, len(targets) - met - missed - floor), ""]
     return lines
 
 

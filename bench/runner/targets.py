@@ -109,6 +109,27 @@ class Checker:
                    "reference: the same PEs, alternating batches; per-repetition %s" %
                    ", ".join("%.2f" % x for x in sorted(fig.values[self.shoal])))
 
+    # ---- a goal against the peer, or the machine's reason -------------------
+
+    def goal_or_floor(self, target: str, fig_args: tuple, floor_args: tuple, goal: float) -> dict:
+        """Shoal / peer <= goal; where not, whether the machine allows it: the
+        same shape by plain loads and stores, timed the same way in the same
+        run (sync_floor.c), against the same goal."""
+        requirement = "ratio <= %.2f, or the plain-store floor is itself above it" % goal
+        why = self.missing(True, fig_args[5])
+        if why:
+            return row(target, requirement, why)
+        s, p = median(find(self.coll, *fig_args), self.shoal), median(find(self.coll, *fig_args), self.peer)
+        f = median(find(self.coll, *floor_args), "machine")
+        if s is None or p is None:
+            return row(target, requirement, "n/a (figure missing: %s)" % "/".join(map(str, fig_args[:5])))
+        if s / p <= goal:
+            return row(target, requirement, "met", s, p, s / p)
+        if f is None:
+            return row(target, requirement, "NOT met", s, p, s / p, "no plain-store floor measured")
+        detail = "plain loads and stores %.3g us = %.2fx the peer; Shoal %.2fx them" % (f, f / p, s / f)
+        return row(target, requirement, "floor above the goal" if f / p > goal else "NOT met", s, p, s / p, detail)
+
     # ---- nothing pathological ------------------------------------------------
 
     def nothing_pathological(self, pes: int) -> dict:
@@ -198,4 +219,27 @@ def evaluate(coll: Collection, shoal: Optional[str], peer: Optional[str],
                 ("collectives", op, "", 8, lat, pes), ("machine_sync", op, "floor", 8, lat, pes),
                 "within 1.5x of the same shape by plain loads and stores, timed the same way",
                 lambda r: r <= 1.5))
+    rows += small_collective_goals(c)
+    return rows
+
+
+# Issue 14's goals for 8-byte collectives on one host (Shoal / peer).  The
+# floor of fcollect, collect and alltoall is the one-round form in which
+# every process publishes its 8 bytes and reads everyone's (sync_floor's
+# "reduce"): none of them can end sooner than each member has heard from
+# every other.
+SMALL_GOALS = {2: {"broadcast": 0.33}, 4: {}, 8: {}}
+SMALL_DEFAULT_GOAL = {2: 0.4, 4: 0.5, 8: 0.5}
+FLOOR_FORM = {"barrier": "barrier", "broadcast": "broadcast", "reduce": "reduce", "fcollect": "reduce",
+              "collect": "reduce", "alltoall": "reduce"}
+
+
+def small_collective_goals(c: Checker) -> List[dict]:
+    rows = []
+    for pes, goals in SMALL_GOALS.items():
+        for op, form in FLOOR_FORM.items():
+            goal = goals.get(op, SMALL_DEFAULT_GOAL[pes])
+            rows.append(c.goal_or_floor("%s 8 B, %d PEs: issue 14's goal" % (op, pes),
+                                        ("collectives", op, "", 8, "latency_us", pes),
+                                        ("machine_sync", form, "floor", 8, "latency_us", pes), goal))
     return rows
