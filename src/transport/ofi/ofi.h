@@ -33,8 +33,12 @@
 
 enum { SHOAL_OFI_ADDR_MAX = 160 };   /* endpoint names: sockaddr_in6 is 28, efa/cxi/opx fit too */
 enum { SHOAL_OFI_OPERANDS = 256 };   /* operand slots per endpoint (see ofi_amo.c) */
-enum { SHOAL_OFI_AM_RX = 64, SHOAL_OFI_AM_BUF = 128 };   /* receive buffers for messages (ofi_am.c) */
-enum { SHOAL_OFI_BOUNCES = 32, SHOAL_OFI_BOUNCE_SIZE = 8192 };   /* blocking puts' copies (ofi_rma.c) */
+/* Blocking puts' copies (ofi_rma.c), and put_signals of up to 8 KiB with
+ * their message header (ofi_am.c). */
+enum { SHOAL_OFI_BOUNCES = 32, SHOAL_OFI_BOUNCE_SIZE = 8192 + 64 };
+/* Messages (ofi_am.c): an injected one is at most SHOAL_OFI_AM_BUF bytes; a
+ * put_signal sent from a bounce buffer fills it, so receives take that. */
+enum { SHOAL_OFI_AM_RX = 64, SHOAL_OFI_AM_BUF = 128, SHOAL_OFI_AM_RX_BYTES = SHOAL_OFI_BOUNCE_SIZE };
 enum { SHOAL_OFI_SIGNALS = 32 };   /* put_signals whose signal waits for their write (ofi_rma.c) */
 
 /* A put_signal whose data does not fit in one message: its signal is sent
@@ -120,9 +124,10 @@ struct shoal_ofi {
     bool ordered_writes;            /* provider orders writes and atomics to a target: fence is free */
     bool sends_after_writes;        /* FI_ORDER_SAW: a message is delivered after the writes posted before it */
     bool am;                        /* AMOs and signals travel as messages the target's CPU applies */
+    bool am_long;                   /* a put_signal up to a bounce buffer is one message too (ofi_am.c) */
     bool flush_read;                /* writes go without delivery-complete; quiet reads back from their PEs */
     uint64_t side_completions;      /* completions to read on context endpoints (progress reads them too) */
-    char (*am_rx)[SHOAL_OFI_AM_BUF];   /* the main endpoint's posted receive buffers */
+    char (*am_rx)[SHOAL_OFI_AM_RX_BYTES];   /* the main endpoint's posted receive buffers */
     struct fid_wait *wait_set;      /* the progress thread's wait object (a set of our own), NULL when none */
     enum fi_wait_obj wait_obj;      /* the set's kind: FI_WAIT_FD (one epoll fd) or FI_WAIT_POLLFD (a list) */
     struct fid_cq *wake_cq;         /* the CQ the set hangs on where not the main CQ (ofi_ep.c), else NULL */
@@ -158,6 +163,7 @@ void shoal_ofi_bounce_release(struct shoal_ofi_ep *e, const void *buf);   /* its
 void shoal_ofi_post_read(struct shoal_ofi_ep *e, void *dst, size_t len, int pe, int seg, size_t off,
                          const char *routine);
 bool shoal_ofi_signal_owns(struct shoal_ofi_ep *e, const void *op_context);
+char *shoal_ofi_bounce_take(struct shoal_ofi_ep *e);   /* a free buffer of e, or NULL */
 void shoal_ofi_signal_written(struct shoal_ofi_ep *e, void *op_context);   /* send the signal */
 extern const struct shoal_remote_ops shoal_ofi_ops;
 void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
@@ -166,10 +172,11 @@ bool shoal_ofi_atomics_supported(char *missing, size_t len);
 
 /* ofi_am.c: messages that the target's progress applies with CPU atomics */
 bool shoal_ofi_am_wanted(void);         /* provider list + SHOAL_OFI_ATOMICS; needs FI_ORDER_SAS */
+bool shoal_ofi_am_long_wanted(void);    /* after shoal_ofi.am is set */
 int shoal_ofi_am_start(void);           /* posts the main endpoint's receives */
 void shoal_ofi_am_stop(void);
 bool shoal_ofi_am_owns(const void *op_context);   /* a completion of one of our receives */
-void shoal_ofi_am_received(void *buf);  /* apply the message, post the buffer again */
+void shoal_ofi_am_received(void *buf, size_t len);  /* apply the message, post the buffer again */
 void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size, int seg, size_t off, void *fetch,
                       const void *value, const void *cond, int pe, bool nbi, bool awaited);
 bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int sig_seg,

@@ -27,13 +27,13 @@ enum am_kind { AM_AMO, AM_FETCH, AM_PUT_SIGNAL, AM_FLUSH, AM_ANSWER };
 enum { AM_HEADER = 32 };
 
 struct am_msg {
-    uint8_t kind, op, size, seg;   /* put_signal: size = data bytes, seg = data seg | signal seg << 4 */
+    uint8_t kind, op, size, seg;   /* put_signal: seg = data seg | signal seg << 4 (its size: the message's) */
     int32_t from;
     uint64_t off;
     uint64_t token;                /* fetch, flush, answer: the asker's record; put_signal: signal offset */
     uint64_t value;                /* operand, signal, or the old value in an answer */
     unsigned char tail[SHOAL_OFI_AM_BUF - AM_HEADER];   /* compare_swap's condition; put_signal's data */
-};
+};   /* a put_signal from a bounce buffer: the header, then up to SHOAL_OFI_AM_RX_BYTES - AM_HEADER bytes */
 _Static_assert(sizeof(struct am_msg) == SHOAL_OFI_AM_BUF, "a message fills one receive buffer");
 
 /* Providers whose atomics are done by the NIC: everything else applies
@@ -75,12 +75,12 @@ bool shoal_ofi_am_wanted(void)
 static bool is_rx_buffer(const void *p)
 {
     const char *b = (const char *)shoal_ofi.am_rx;
-    return b && (const char *)p >= b && (const char *)p < b + SHOAL_OFI_AM_RX * SHOAL_OFI_AM_BUF;
+    return b && (const char *)p >= b && (const char *)p < b + SHOAL_OFI_AM_RX * SHOAL_OFI_AM_RX_BYTES;
 }
 
 static void post_rx(void *buf)
 {
-    struct iovec iov = {buf, SHOAL_OFI_AM_BUF};
+    struct iovec iov = {buf, SHOAL_OFI_AM_RX_BYTES};
     struct fi_msg msg = {.msg_iov = &iov, .iov_count = 1, .addr = FI_ADDR_UNSPEC, .context = buf};
     ssize_t rc;
     unsigned tries = 0;
@@ -94,7 +94,7 @@ static void post_rx(void *buf)
 
 int shoal_ofi_am_start(void)
 {
-    shoal_ofi.am_rx = calloc(SHOAL_OFI_AM_RX, SHOAL_OFI_AM_BUF);
+    shoal_ofi.am_rx = calloc(SHOAL_OFI_AM_RX, SHOAL_OFI_AM_RX_BYTES);
     if (!shoal_ofi.am_rx)
         return -FI_ENOMEM;
     for (int i = 0; i < SHOAL_OFI_AM_RX; i++)
@@ -143,7 +143,7 @@ bool shoal_ofi_am_owns(const void *op_context)
     return is_rx_buffer(op_context);
 }
 
-void shoal_ofi_am_received(void *buf)
+void shoal_ofi_am_received(void *buf, size_t len)
 {
     const struct am_msg *m = buf;
     uint64_t old = 0;
@@ -157,7 +157,7 @@ void shoal_ofi_am_received(void *buf)
             answer(m->from, m->token, old);
         break;
     case AM_PUT_SIGNAL:
-        memcpy(local(m->seg & 15, m->off), m->tail, m->size);
+        memcpy(local(m->seg & 15, m->off), (const char *)buf + AM_HEADER, len - AM_HEADER);
         shoal_shm_amo(m->op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, local(m->seg >> 4, m->token),
                       NULL, &m->value, NULL);   /* release: the data is visible first */
         break;
@@ -232,18 +232,52 @@ static size_t inline_max(void)
     return room - AM_HEADER;
 }
 
+/* A message carrying the data from a bounce buffer of e, which its send's
+ * completion gives back (ofi_progress.c): one message where the data was
+ * a write and then a signal, each a send of its own (over tcp a system
+ * call and the stack's work twice).  false: no buffer at hand. */
+static bool send_long(struct shoal_ofi_ep *e, const struct am_msg *m, const void *src, size_t n, int pe)
+{
+    char *b = shoal_ofi_bounce_take(e);
+    if (!b)
+        return false;
+    memcpy(b, m, AM_HEADER);
+    memcpy(b + AM_HEADER, src, n);
+    struct iovec iov = {b, AM_HEADER + n};
+    struct fi_msg msg = {.msg_iov = &iov, .iov_count = 1, .addr = shoal_ofi.addr[pe], .context = b};
+    unsigned tries = 0;
+    ssize_t rc;
+    if (e != &shoal_ofi.main_ep)
+        __atomic_fetch_add(&shoal_ofi.side_completions, 1, __ATOMIC_RELEASE);
+    while ((rc = fi_sendmsg(e->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN)
+        shoal_ofi_retry_pause(e, &tries, "shmem_put_signal");
+    if (rc != 0)
+        shoal_ofi_failed("shmem_put_signal", pe, "fi_sendmsg (message)", (int)rc);
+    return true;
+}
+
+/* rxm sends a message above its eager size (2 KiB as Shoal sizes it, ofi_init.c)
+ * by rendezvous, a round trip more than the write it replaces. */
+bool shoal_ofi_am_long_wanted(void)
+{
+    return shoal_ofi.am && !strstr(shoal_ofi.prov, "ofi_rxm");
+}
+
 /* One message when the data fits in it; false otherwise. */
 bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int sig_seg,
                              size_t sig_off, uint64_t signal, int sig_op, int pe, bool awaited)
 {
-    if (n > inline_max())
+    bool inline_data = n <= inline_max();
+    if (!inline_data && (!shoal_ofi.am_long || n > SHOAL_OFI_AM_RX_BYTES - AM_HEADER))
         return false;
-    struct am_msg m = {.kind = AM_PUT_SIGNAL, .op = (uint8_t)sig_op, .size = (uint8_t)n,
-                       .seg = (uint8_t)(seg | sig_seg << 4), .from = shoal.my_pe, .off = off, .token = sig_off,
-                       .value = signal};
-    memcpy(m.tail, src, n);
+    struct am_msg m = {.kind = AM_PUT_SIGNAL, .op = (uint8_t)sig_op, .seg = (uint8_t)(seg | sig_seg << 4),
+                       .from = shoal.my_pe, .off = off, .token = sig_off, .value = signal};
     shoal_ofi_fence_before(e, pe, SHOAL_OFI_MESSAGED, "shmem_put_signal");
-    send_msg(e, pe, &m, AM_HEADER + n, "shmem_put_signal");
+    if (inline_data) {
+        memcpy(m.tail, src, n);
+        send_msg(e, pe, &m, AM_HEADER + n, "shmem_put_signal");
+    } else if (!send_long(e, &m, src, n, pe))
+        return false;
     if (!awaited)
         shoal_ofi_mark(e, pe, SHOAL_OFI_MESSAGED);
     return true;

@@ -68,7 +68,7 @@ static bool open_wait_set_on(struct shoal_ofi_ep *e)
     bool own_cq = progress_is_domain_wide();
     if (open_wait_set(own_cq ? FI_WAIT_POLLFD : FI_WAIT_FD) != 0)
         return false;
-    struct fi_cq_attr waits = {.format = FI_CQ_FORMAT_CONTEXT, .size = own_cq ? 1 : 0, .wait_obj = FI_WAIT_SET,
+    struct fi_cq_attr waits = {.format = FI_CQ_FORMAT_MSG, .size = own_cq ? 1 : 0, .wait_obj = FI_WAIT_SET,
                                .wait_set = shoal_ofi.wait_set};
     if (fi_cq_open(shoal_ofi.domain, &waits, own_cq ? &shoal_ofi.wake_cq : &e->cq, NULL) != 0) {
         fi_close(&shoal_ofi.wait_set->fid);
@@ -82,7 +82,7 @@ static bool open_wait_set_on(struct shoal_ofi_ep *e)
 
 static int open_cq(struct shoal_ofi_ep *e, bool want_wait)
 {
-    struct fi_cq_attr plain = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE};
+    struct fi_cq_attr plain = {.format = FI_CQ_FORMAT_MSG, .wait_obj = FI_WAIT_NONE};
     if (want_wait && open_wait_set_on(e) && e->cq)
         return 0;
     return fi_cq_open(shoal_ofi.domain, &plain, &e->cq, NULL);

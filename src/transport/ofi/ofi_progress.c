@@ -57,7 +57,7 @@ static _Noreturn void report_cq_error(struct shoal_ofi_ep *e, const char *routin
  * them, and a thread finding the CQ taken has nothing to add. */
 bool shoal_ofi_drain(struct shoal_ofi_ep *e)
 {
-    struct fi_cq_entry entries[8];
+    struct fi_cq_msg_entry entries[8];
     if (__atomic_load_n(&e->draining, __ATOMIC_RELAXED) || __atomic_exchange_n(&e->draining, 1, __ATOMIC_ACQUIRE))
         return false;
     ssize_t n = fi_cq_read(e->cq, entries, 8);
@@ -66,7 +66,7 @@ bool shoal_ofi_drain(struct shoal_ofi_ep *e)
     for (ssize_t i = 0; i < n; i++) {
         void *c = entries[i].op_context;
         if (shoal_ofi_am_owns(c)) {
-            shoal_ofi_am_received(c);
+            shoal_ofi_am_received(c, entries[i].len);
             continue;
         }
         if (!shoal_ofi_bounce_owns(e, c) && !shoal_ofi_signal_owns(e, c)) {

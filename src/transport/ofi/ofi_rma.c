@@ -78,7 +78,7 @@ void shoal_ofi_bounce_release(struct shoal_ofi_ep *e, const void *buf)
 }
 
 /* A free buffer of e, or NULL when there are none at hand. */
-static char *bounce_take(struct shoal_ofi_ep *e)
+char *shoal_ofi_bounce_take(struct shoal_ofi_ep *e)
 {
     if (!__atomic_load_n(&e->bounce, __ATOMIC_ACQUIRE)) {
         pthread_mutex_lock(&e->operand_lock);
@@ -110,7 +110,7 @@ static void ofi_put(struct shoal_ctx *ctx, int seg, size_t off, const void *src,
     char *bounce = NULL;
     shoal_ofi_fence_before(e, pe, SHOAL_OFI_WROTE, "shmem_put");
     if (!nbi && n > shoal_ofi.inject_size && n <= SHOAL_OFI_BOUNCE_SIZE && piece_len(seg, off, n) == n &&
-        (bounce = bounce_take(e))) {
+        (bounce = shoal_ofi_bounce_take(e))) {
         memcpy(bounce, src, n);
         post_write(e, bounce, n, pe, seg, off, bounce, false);
         return;
@@ -234,7 +234,7 @@ static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const voi
     *s = (struct shoal_ofi_signal){.sig_off = sig_off, .signal = signal, .pe = pe, .sig_seg = sig_seg,
                                    .sig_op = sig_op, .awaited = ctx && ctx->awaited};
     const void *from = src;
-    if (!nbi && n <= SHOAL_OFI_BOUNCE_SIZE && (s->bounce = bounce_take(e))) {
+    if (!nbi && n <= SHOAL_OFI_BOUNCE_SIZE && (s->bounce = shoal_ofi_bounce_take(e))) {
         memcpy(s->bounce, src, n);
         from = s->bounce;
     }
