@@ -208,7 +208,7 @@ int shoal_ofi_init(void)
     shoal_ofi.prov = shoal_ofi.info->fabric_attr->prov_name;
     shoal_ofi.inject_size = shoal_ofi.info->tx_attr->inject_size;
     shoal_ofi.am = shoal_ofi_am_wanted();
-    shoal_ofi.am_long = shoal_ofi_am_long_wanted() && !getenv("SHOAL_X_NOLONG");
+    shoal_ofi.am_long = shoal_ofi_am_long_wanted();
     shoal_ofi.flush_read = shoal_ofi_flush_read_wanted();
     shoal_ofi_raise_nofile();
     open_domain();
