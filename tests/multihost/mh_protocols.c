@@ -9,7 +9,8 @@
  *                is (flag an AMO, and flag a put: one put or two before,
  *                so written both ways of ofi_flush.c); AMO then fence then
  *                put: the AMO is applied when the put is seen (a message
- *                may not be overtaken by a write); put_signal then fence
+ *                may not be overtaken by a write; a put after it goes as
+ *                a message where it fits one); put_signal then fence
  *                then put
  *   quiet        AMOs and put_signals then quiet: a get sees them all;
  *                puts then quiet then a flag sent through another
@@ -85,14 +86,21 @@ static void fence_order(int me, int from, int to)
                 CHECK(data[i] == (char)r, "round %ld, %zu bytes: byte %zu not there with the flag", r, n, i);
         }
         shmem_barrier_all();
-        if (me == from) {
+        if (me == from) {   /* AMO, fence, put (data, then the flag after another fence) */
+            static char src[HUGE];
+            memset(src, (int)(r + 2), n);
             shmem_long_atomic_add(&counter, 2, to);
             shmem_fence();
-            shmem_long_p(&flag, -r, to);   /* AMO, fence, put */
+            shmem_putmem(data, src, n, to);
+            shmem_fence();
+            shmem_long_p(&flag, -r, to);
         }
         if (me == to) {
             shmem_long_wait_until(&flag, SHMEM_CMP_EQ, -r);
             CHECK_EQ_LONG(counter, 2 * r);
+            for (size_t i = 0; i < n; i++)
+                CHECK(data[i] == (char)(r + 2), "round %ld, %zu bytes: byte %zu not there with the flag put after "
+                      "AMO, fence, put, fence", r, n, i);
         }
         shmem_barrier_all();
         if (me == from) {   /* put (once or twice), fence, put */

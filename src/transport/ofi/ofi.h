@@ -181,6 +181,7 @@ void shoal_ofi_am_amo(struct shoal_ofi_ep *e, enum shoal_amo_op op, size_t size,
                       const void *value, const void *cond, int pe, bool nbi, bool awaited);
 bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int sig_seg,
                              size_t sig_off, uint64_t signal, int sig_op, int pe, bool awaited);
+bool shoal_ofi_am_put_behind_messages(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int pe);
 /* awaited: the target waits for this message within the same call (a
  * collective's flag), so it is not flushed by quiet (see shoal_ctx). */
 void shoal_ofi_am_send_flush(struct shoal_ofi_ep *e, int pe, const char *routine);   /* answered when all before it is applied */

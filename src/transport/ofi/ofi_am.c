@@ -23,7 +23,7 @@
 
 #include "ofi.h"
 
-enum am_kind { AM_AMO, AM_FETCH, AM_PUT_SIGNAL, AM_FLUSH, AM_ANSWER };
+enum am_kind { AM_AMO, AM_FETCH, AM_PUT_SIGNAL, AM_PUT, AM_FLUSH, AM_ANSWER };
 enum { AM_HEADER = 32 };
 
 struct am_msg {
@@ -156,6 +156,9 @@ void shoal_ofi_am_received(void *buf, size_t len)
         if (m->kind == AM_FETCH)
             answer(m->from, m->token, old);
         break;
+    case AM_PUT:
+        memcpy(local(m->seg, m->off), (const char *)buf + AM_HEADER, len - AM_HEADER);
+        break;
     case AM_PUT_SIGNAL:
         memcpy(local(m->seg & 15, m->off), (const char *)buf + AM_HEADER, len - AM_HEADER);
         shoal_shm_amo(m->op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, local(m->seg >> 4, m->token),
@@ -236,7 +239,8 @@ static size_t inline_max(void)
  * completion gives back (ofi_progress.c): one message where the data was
  * a write and then a signal, each a send of its own (over tcp a system
  * call and the stack's work twice).  false: no buffer at hand. */
-static bool send_long(struct shoal_ofi_ep *e, const struct am_msg *m, const void *src, size_t n, int pe)
+static bool send_long(struct shoal_ofi_ep *e, const struct am_msg *m, const void *src, size_t n, int pe,
+                      const char *routine)
 {
     char *b = shoal_ofi_bounce_take(e);
     if (!b)
@@ -250,10 +254,23 @@ static bool send_long(struct shoal_ofi_ep *e, const struct am_msg *m, const void
     if (e != &shoal_ofi.main_ep)
         __atomic_fetch_add(&shoal_ofi.side_completions, 1, __ATOMIC_RELEASE);
     while ((rc = fi_sendmsg(e->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN)
-        shoal_ofi_retry_pause(e, &tries, "shmem_put_signal");
+        shoal_ofi_retry_pause(e, &tries, routine);
     if (rc != 0)
-        shoal_ofi_failed("shmem_put_signal", pe, "fi_sendmsg (message)", (int)rc);
+        shoal_ofi_failed(routine, pe, "fi_sendmsg (message)", (int)rc);
     return true;
+}
+
+/* m with n bytes of data after its header: injected when they fit, else
+ * from a bounce buffer (where wanted); false: not sent. */
+static bool send_data(struct shoal_ofi_ep *e, struct am_msg *m, const void *src, size_t n, int pe,
+                      const char *routine)
+{
+    if (n <= inline_max()) {
+        memcpy(m->tail, src, n);
+        send_msg(e, pe, m, AM_HEADER + n, routine);
+        return true;
+    }
+    return shoal_ofi.am_long && n <= SHOAL_OFI_AM_RX_BYTES - AM_HEADER && send_long(e, m, src, n, pe, routine);
 }
 
 /* rxm sends a message above its eager size (2 KiB as Shoal sizes it, ofi_init.c)
@@ -267,19 +284,36 @@ bool shoal_ofi_am_long_wanted(void)
 bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int sig_seg,
                              size_t sig_off, uint64_t signal, int sig_op, int pe, bool awaited)
 {
-    bool inline_data = n <= inline_max();
-    if (!inline_data && (!shoal_ofi.am_long || n > SHOAL_OFI_AM_RX_BYTES - AM_HEADER))
+    if (n > inline_max() && (!shoal_ofi.am_long || n > SHOAL_OFI_AM_RX_BYTES - AM_HEADER))
         return false;
     struct am_msg m = {.kind = AM_PUT_SIGNAL, .op = (uint8_t)sig_op, .seg = (uint8_t)(seg | sig_seg << 4),
                        .from = shoal.my_pe, .off = off, .token = sig_off, .value = signal};
     shoal_ofi_fence_before(e, pe, SHOAL_OFI_MESSAGED, "shmem_put_signal");
-    if (inline_data) {
-        memcpy(m.tail, src, n);
-        send_msg(e, pe, &m, AM_HEADER + n, "shmem_put_signal");
-    } else if (!send_long(e, &m, src, n, pe))
+    if (!send_data(e, &m, src, n, pe, "shmem_put_signal"))
         return false;
     if (!awaited)
         shoal_ofi_mark(e, pe, SHOAL_OFI_MESSAGED);
+    return true;
+}
+
+/* A put after a fence, to a PE sent messages before it, would wait for
+ * their flush, a round trip (a message is applied when the target reads
+ * it, so the write could land first).  As a message itself it is applied
+ * after them: put, fence, AMO flag in a loop, where each round's put
+ * follows the last round's flag.  false: a put as usual. */
+bool shoal_ofi_am_put_behind_messages(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int pe)
+{
+    if (!shoal_ofi.am || __atomic_load_n(&e->fences, __ATOMIC_ACQUIRE) == __atomic_load_n(&e->fences_done,
+                                                                                           __ATOMIC_ACQUIRE) ||
+        !(__atomic_load_n(&e->dirty[pe], __ATOMIC_RELAXED) & SHOAL_OFI_MESSAGED))
+        return false;
+    if (n > inline_max() && (!shoal_ofi.am_long || n > SHOAL_OFI_AM_RX_BYTES - AM_HEADER))
+        return false;
+    struct am_msg m = {.kind = AM_PUT, .seg = (uint8_t)seg, .from = shoal.my_pe, .off = off};
+    shoal_ofi_fence_before(e, pe, SHOAL_OFI_MESSAGED, "shmem_put");   /* behind earlier writes too */
+    if (!send_data(e, &m, src, n, pe, "shmem_put"))
+        return false;
+    shoal_ofi_mark(e, pe, SHOAL_OFI_MESSAGED);
     return true;
 }
 

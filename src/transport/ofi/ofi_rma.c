@@ -108,6 +108,8 @@ static void ofi_put(struct shoal_ctx *ctx, int seg, size_t off, const void *src,
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     const char *s = src;
     char *bounce = NULL;
+    if (shoal_ofi_am_put_behind_messages(e, seg, off, src, n, pe))
+        return;
     shoal_ofi_fence_before(e, pe, SHOAL_OFI_WROTE, "shmem_put");
     if (!nbi && n > shoal_ofi.inject_size && n <= SHOAL_OFI_BOUNCE_SIZE && piece_len(seg, off, n) == n &&
         (bounce = shoal_ofi_bounce_take(e))) {
