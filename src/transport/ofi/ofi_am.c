@@ -332,9 +332,11 @@ void shoal_ofi_am_send_flush(struct shoal_ofi_ep *e, int pe, const char *routine
  * outstanding. */
 void shoal_ofi_am_await_flushes(struct shoal_ofi_ep *e, const char *routine)
 {
-    uint64_t asked = __atomic_load_n(&e->am_asked, __ATOMIC_ACQUIRE);
+    /* Answers are counted, not named: another thread's later question may
+     * be answered before mine, so wait until every question asked so far
+     * is (answers read first; questions are counted before they are sent). */
     unsigned tries = 0;
     uint64_t yield_at = shoal_ofi_peer_yield_at(-1);
-    while (__atomic_load_n(&e->am_answered, __ATOMIC_ACQUIRE) < asked)
+    while (__atomic_load_n(&e->am_answered, __ATOMIC_ACQUIRE) < __atomic_load_n(&e->am_asked, __ATOMIC_ACQUIRE))
         shoal_ofi_answer_pause(e, &tries, yield_at, routine);
 }

@@ -120,6 +120,7 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
     }
     unsigned tries = 0;
     ssize_t rc;
+    __atomic_fetch_add(fetch ? &e->reads : &e->writes, 1, __ATOMIC_RELEASE);   /* before it can complete */
     while ((rc = post_amo(e, &t, op, value, cond, fetch)) == -FI_EAGAIN)
         shoal_ofi_retry_pause(e, &tries, "shmem_atomic");
     if (rc != 0) {
@@ -127,7 +128,6 @@ void shoal_ofi_amo(struct shoal_ctx *ctx, enum shoal_amo_op op, size_t size, int
         snprintf(what, sizeof what, "atomic %s of %zu bytes", name_of(op), size);
         shoal_ofi_failed("shmem_atomic", pe, what, (int)rc);
     }
-    __atomic_fetch_add(fetch ? &e->reads : &e->writes, 1, __ATOMIC_RELEASE);
     if (slotted)
         pthread_mutex_unlock(&e->operand_lock);
     if (fetch && !nbi)

@@ -95,6 +95,7 @@ static void post_contact(struct shoal_ofi_ep *e, int pe, uint64_t *sink, double 
                              .rma_iov_count = 1, .context = shoal_ofi_ctx_of(pe)};
     ssize_t rc;
     unsigned tries = 0;
+    __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);   /* before it can complete (ofi_progress.c) */
     while ((rc = fi_readmsg(e->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN) {
         shoal_ofi_drain(e);
         if (now_seconds() > deadline)
@@ -103,7 +104,6 @@ static void post_contact(struct shoal_ofi_ep *e, int pe, uint64_t *sink, double 
     }
     if (rc != 0)
         shoal_ofi_unreachable(pe, fi_strerror((int)-rc));
-    __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
 }
 
 /* The progress thread may be the one that reads the completions: both

@@ -218,6 +218,21 @@ static bool error_look(unsigned looks)
     return looks >= SPINS && looks % ERROR_LOOK_EVERY == 0;
 }
 
+/* A counter counts completions, not which operations completed: with
+ * several threads on one endpoint, another thread's later read can
+ * complete before mine, so "the counter reached the number issued when I
+ * began" does not mean mine is done (two threads reducing on their own
+ * teams across hosts, each reading its partners' sources on the
+ * collectives' endpoint, used data not yet arrived: tests/stress across 1,3,2 hosts
+ * failed 30 runs of 30).  So a wait ends when every operation issued so
+ * far is complete: `completed` is read first, then `issued`, which is
+ * counted before its operation is posted (ofi_rma.c, ofi_amo.c), so the
+ * completions then counted were of operations issued by then, all of them. */
+static bool all_complete(uint64_t completed, const uint64_t *issued)
+{
+    return completed >= __atomic_load_n(issued, __ATOMIC_ACQUIRE);
+}
+
 /* A counter already seen at or past what was issued needs no read (a
  * quiet with nothing outstanding polled the sockets twice for nothing).
  * The CQs (peers' messages, the other progress hooks) are drained every
@@ -231,12 +246,11 @@ static bool error_look(unsigned looks)
 static void wait_counter(struct shoal_ofi_ep *e, struct fid_cntr *c, const uint64_t *issued, uint64_t *done,
                          uint64_t *seen, bool peer, const char *routine)
 {
-    uint64_t target = __atomic_load_n(issued, __ATOMIC_ACQUIRE);
-    if (__atomic_load_n(done, __ATOMIC_ACQUIRE) >= target)
+    if (all_complete(__atomic_load_n(done, __ATOMIC_ACQUIRE), issued))
         return;
     unsigned spins = 0;
     uint64_t now, yield_at = peer ? shoal_ofi_peer_yield_at(-1) : SHOAL_OFI_NO_DEADLINE;
-    while ((now = fi_cntr_read(c)) < target) {
+    while (!all_complete(now = fi_cntr_read(c), issued)) {
         if (error_look(spins))
             check_errors(e, c, seen, routine);
         if (spins % 2)

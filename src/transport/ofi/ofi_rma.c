@@ -43,11 +43,11 @@ static void post_write(struct shoal_ofi_ep *e, const char *src, size_t len, int 
     ssize_t rc;
     if (on_done && e != &shoal_ofi.main_ep)
         __atomic_fetch_add(&shoal_ofi.side_completions, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&e->writes, 1, __ATOMIC_RELEASE);   /* before it can complete: see all_complete */
     while ((rc = fi_writemsg(e->ep, &msg, flags)) == -FI_EAGAIN)
         shoal_ofi_retry_pause(e, &tries, "shmem_put");
     if (rc != 0)
         shoal_ofi_failed("shmem_put", pe, "fi_writemsg", (int)rc);
-    __atomic_fetch_add(&e->writes, 1, __ATOMIC_RELEASE);
     if (read_back)
         shoal_ofi_mark(e, pe, SHOAL_OFI_WROTE);
 }
@@ -58,11 +58,11 @@ void shoal_ofi_post_read(struct shoal_ofi_ep *e, void *dst, size_t len, int pe, 
     uint64_t raddr = shoal_ofi_raddr(pe, seg, off), key = shoal_ofi_key(pe, seg, off);
     unsigned tries = 0;
     ssize_t rc;
+    __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);   /* before it can complete: see all_complete */
     while ((rc = fi_read(e->ep, dst, len, NULL, shoal_ofi.addr[pe], raddr, key, shoal_ofi_ctx_of(pe))) == -FI_EAGAIN)
         shoal_ofi_retry_pause(e, &tries, routine);
     if (rc != 0)
         shoal_ofi_failed(routine, pe, "fi_read", (int)rc);
-    __atomic_fetch_add(&e->reads, 1, __ATOMIC_RELEASE);
 }
 
 bool shoal_ofi_bounce_owns(struct shoal_ofi_ep *e, const void *op_context)
