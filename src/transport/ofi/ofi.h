@@ -79,6 +79,7 @@ struct shoal_ofi_ep {
     /* AMO operands that must outlive the call (non-blocking fetching AMOs). */
     pthread_mutex_t operand_lock;
     unsigned operands_used;
+    uint64_t operands_freed;        /* times every slot was given back: a quiet frees only what it saw */
     struct shoal_ofi_operand operand[SHOAL_OFI_OPERANDS];
     /* Messages (ofi_am.c): answers asked for and arrived (fetching AMOs, flushes). */
     uint64_t am_asked, am_answered;

@@ -313,6 +313,7 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
         choose_write_completion(e);
     pthread_mutex_lock(&e->operand_lock);
     unsigned used = e->operands_used;
+    uint64_t freed = e->operands_freed;
     pthread_mutex_unlock(&e->operand_lock);
     wait_counter(e, e->wcntr, &e->writes, &e->wdone, &e->werrs, acknowledged, routine);
     shoal_ofi_await_signals_sent(e, routine);
@@ -321,10 +322,16 @@ void shoal_ofi_quiet_ep(struct shoal_ofi_ep *e, const char *routine)
     shoal_ofi_wait_reads(e, routine);
     __atomic_store_n(&e->fences_done, fences, __ATOMIC_RELEASE);
     /* The operations of the slots taken before the wait are done (see
-     * operand_slot); slots taken meanwhile by other threads stay. */
+     * operand_slot); slots taken meanwhile by other threads stay.  The
+     * count alone could not tell: another thread's quiet may have freed
+     * them all and others taken as many again, whose answers are still
+     * due (four threads' non-blocking fetch-adds across hosts: answers
+     * written into slots given to later operations, 4 runs in 24). */
     pthread_mutex_lock(&e->operand_lock);
-    if (e->operands_used == used)
+    if (e->operands_used == used && e->operands_freed == freed) {
         e->operands_used = 0;
+        e->operands_freed++;
+    }
     pthread_mutex_unlock(&e->operand_lock);
 }
 
