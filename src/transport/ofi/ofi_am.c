@@ -260,17 +260,23 @@ static bool send_long(struct shoal_ofi_ep *e, const struct am_msg *m, const void
     return true;
 }
 
-/* m with n bytes of data after its header: injected when they fit, else
- * from a bounce buffer (where wanted); false: not sent. */
+/* Whether n bytes of data travel in one message: injected, or from a
+ * bounce buffer where that is wanted. */
+static bool fits_a_message(size_t n)
+{
+    return n <= inline_max() || (shoal_ofi.am_long && n <= SHOAL_OFI_AM_RX_BYTES - AM_HEADER);
+}
+
+/* m with n bytes (fits_a_message) of data after its header; false: no
+ * bounce buffer at hand, not sent. */
 static bool send_data(struct shoal_ofi_ep *e, struct am_msg *m, const void *src, size_t n, int pe,
                       const char *routine)
 {
-    if (n <= inline_max()) {
-        memcpy(m->tail, src, n);
-        send_msg(e, pe, m, AM_HEADER + n, routine);
-        return true;
-    }
-    return shoal_ofi.am_long && n <= SHOAL_OFI_AM_RX_BYTES - AM_HEADER && send_long(e, m, src, n, pe, routine);
+    if (n > inline_max())
+        return send_long(e, m, src, n, pe, routine);
+    memcpy(m->tail, src, n);
+    send_msg(e, pe, m, AM_HEADER + n, routine);
+    return true;
 }
 
 /* rxm sends a message above its eager size (2 KiB as Shoal sizes it, ofi_init.c)
@@ -284,7 +290,7 @@ bool shoal_ofi_am_long_wanted(void)
 bool shoal_ofi_am_put_signal(struct shoal_ofi_ep *e, int seg, size_t off, const void *src, size_t n, int sig_seg,
                              size_t sig_off, uint64_t signal, int sig_op, int pe, bool awaited)
 {
-    if (n > inline_max() && (!shoal_ofi.am_long || n > SHOAL_OFI_AM_RX_BYTES - AM_HEADER))
+    if (!fits_a_message(n))
         return false;
     struct am_msg m = {.kind = AM_PUT_SIGNAL, .op = (uint8_t)sig_op, .seg = (uint8_t)(seg | sig_seg << 4),
                        .from = shoal.my_pe, .off = off, .token = sig_off, .value = signal};
@@ -305,9 +311,7 @@ bool shoal_ofi_am_put_behind_messages(struct shoal_ofi_ep *e, int seg, size_t of
 {
     if (!shoal_ofi.am || __atomic_load_n(&e->fences, __ATOMIC_ACQUIRE) == __atomic_load_n(&e->fences_done,
                                                                                            __ATOMIC_ACQUIRE) ||
-        !(__atomic_load_n(&e->dirty[pe], __ATOMIC_RELAXED) & SHOAL_OFI_MESSAGED))
-        return false;
-    if (n > inline_max() && (!shoal_ofi.am_long || n > SHOAL_OFI_AM_RX_BYTES - AM_HEADER))
+        !(__atomic_load_n(&e->dirty[pe], __ATOMIC_RELAXED) & SHOAL_OFI_MESSAGED) || !fits_a_message(n))
         return false;
     struct am_msg m = {.kind = AM_PUT, .seg = (uint8_t)seg, .from = shoal.my_pe, .off = off};
     shoal_ofi_fence_before(e, pe, SHOAL_OFI_MESSAGED, "shmem_put");   /* behind earlier writes too */
