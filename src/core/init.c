@@ -158,13 +158,15 @@ static void attach_peers(const struct pe_card *cards)
  * same offset on every PE. */
 static void setup_control_blocks(void)
 {
-    shoal.my_ctl = shoal_internal_alloc(sizeof(struct shoal_pe_ctl));
+    struct shoal_pe_ctl *mine = shoal_internal_alloc(sizeof(struct shoal_pe_ctl));
     for (int pe = 0; pe < shoal.n_pes; pe++)
-        shoal.peers[pe].ctl = shoal_ptr(shoal.my_ctl, pe);
+        shoal.peers[pe].ctl = shoal_ptr(mine, pe);
     int first = 0;   /* the host's first PE: every PE of the host finds the same one */
     while (shoal.peers[first].host != shoal.my_host)
         first++;
     shoal.host_sleepers = &shoal.peers[first].ctl->host_sleepers;
+    /* last: the network's progress thread, already running, reads it (TSan) */
+    __atomic_store_n(&shoal.my_ctl, mine, __ATOMIC_RELEASE);
 }
 
 static void agree(const struct pe_card *cards, void (*agree_fn)(const struct shoal_vote *, int))

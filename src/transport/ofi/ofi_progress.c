@@ -380,7 +380,7 @@ static void progress_hook(void *arg)
 
 static bool pe_asleep(void)
 {
-    struct shoal_pe_ctl *c = shoal.my_ctl;
+    struct shoal_pe_ctl *c = __atomic_load_n(&shoal.my_ctl, __ATOMIC_ACQUIRE);   /* set after the thread starts */
     return c && __atomic_load_n(&c->sleepers, __ATOMIC_RELAXED);
 }
 

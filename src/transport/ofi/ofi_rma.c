@@ -67,8 +67,8 @@ void shoal_ofi_post_read(struct shoal_ofi_ep *e, void *dst, size_t len, int pe, 
 
 bool shoal_ofi_bounce_owns(struct shoal_ofi_ep *e, const void *op_context)
 {
-    const char *p = op_context;
-    return e->bounce && p >= e->bounce && p < e->bounce + SHOAL_OFI_BOUNCES * SHOAL_OFI_BOUNCE_SIZE;
+    const char *p = op_context, *b = __atomic_load_n(&e->bounce, __ATOMIC_ACQUIRE);   /* the progress thread reads too */
+    return b && p >= b && p < b + SHOAL_OFI_BOUNCES * SHOAL_OFI_BOUNCE_SIZE;
 }
 
 void shoal_ofi_bounce_release(struct shoal_ofi_ep *e, const void *buf)
@@ -82,10 +82,13 @@ char *shoal_ofi_bounce_take(struct shoal_ofi_ep *e)
 {
     if (!__atomic_load_n(&e->bounce, __ATOMIC_ACQUIRE)) {
         pthread_mutex_lock(&e->operand_lock);
-        if (!e->bounce && (e->bounce = malloc((size_t)SHOAL_OFI_BOUNCES * SHOAL_OFI_BOUNCE_SIZE)))
+        char *made = e->bounce ? NULL : malloc((size_t)SHOAL_OFI_BOUNCES * SHOAL_OFI_BOUNCE_SIZE);
+        if (made) {
             __atomic_store_n(&e->bounce_free, (uint32_t)((1ull << SHOAL_OFI_BOUNCES) - 1), __ATOMIC_RELEASE);
+            __atomic_store_n(&e->bounce, made, __ATOMIC_RELEASE);   /* published last */
+        }
         pthread_mutex_unlock(&e->operand_lock);
-        if (!e->bounce)
+        if (!__atomic_load_n(&e->bounce, __ATOMIC_ACQUIRE))
             return NULL;
     }
     uint32_t free_bits = __atomic_load_n(&e->bounce_free, __ATOMIC_ACQUIRE);
