@@ -27,7 +27,7 @@ enum am_kind { AM_AMO, AM_FETCH, AM_PUT_SIGNAL, AM_PUT, AM_FLUSH, AM_ANSWER };
 enum { AM_HEADER = 32 };
 
 struct am_msg {
-    uint8_t kind, op, size, seg;   /* put_signal: seg = data seg | signal seg << 4 (its size: the message's) */
+    uint8_t kind, op, size, seg;   /* put(_signal): seg = data seg | signal seg << 4 (data size: the message's) */
     int32_t from;
     uint64_t off;
     uint64_t token;                /* fetch, flush, answer: the asker's record; put_signal: signal offset */
@@ -157,10 +157,10 @@ void shoal_ofi_am_received(void *buf, size_t len)
             answer(m->from, m->token, old);
         break;
     case AM_PUT:
-        memcpy(local(m->seg, m->off), (const char *)buf + AM_HEADER, len - AM_HEADER);
-        break;
     case AM_PUT_SIGNAL:
         memcpy(local(m->seg & 15, m->off), (const char *)buf + AM_HEADER, len - AM_HEADER);
+        if (m->kind == AM_PUT)
+            break;
         shoal_shm_amo(m->op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, local(m->seg >> 4, m->token),
                       NULL, &m->value, NULL);   /* release: the data is visible first */
         break;

@@ -219,15 +219,11 @@ static void ofi_put_signal(struct shoal_ctx *ctx, int seg, size_t off, const voi
     struct shoal_ofi_ep *e = shoal_ofi_ep_of(ctx);
     if (shoal_ofi.am && shoal_ofi_am_put_signal(e, seg, off, src, n, sig_seg, sig_off, signal, sig_op, pe, ctx && ctx->awaited))
         return;   /* (the fence check is inside: one message) */
-    if (shoal_ofi.am && shoal_ofi.sends_after_writes) {   /* (the fence checks are inside) */
+    bool signal_behind = shoal_ofi.am && shoal_ofi.sends_after_writes;   /* the message follows the writes */
+    if (signal_behind || !shoal_ofi.am || piece_len(seg, off, n) < n) {   /* or more than one write */
         ofi_put(ctx, seg, off, src, n, pe, nbi);
-        shoal_ofi_amo(ctx, sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, sig_seg, sig_off, NULL,
-                      &signal, NULL, pe, nbi);
-        return;
-    }
-    if (!shoal_ofi.am || piece_len(seg, off, n) < n) {   /* more than one write */
-        ofi_put(ctx, seg, off, src, n, pe, nbi);
-        ofi_fence(ctx);
+        if (!signal_behind)
+            ofi_fence(ctx);
         shoal_ofi_amo(ctx, sig_op == SHOAL_SIG_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET, 8, sig_seg, sig_off, NULL,
                       &signal, NULL, pe, nbi);
         return;
