@@ -10,11 +10,13 @@
 #
 #   bench/multihost/peer.sh [--build DIR] [--out FILE] [--report FILE.md]
 #       [--rounds 3] [--iters 200] [--shapes "1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block 8,8:block"]
-#       [--tuning FILE]
+#       [--tuning FILE] [--tcp-cc cubic|bbr]
 # A shape PPN:MAP:own gives each host cores of its own (run_mh.sh
 # --own-cores), as real hosts have: "1,1:block:own 2,2:rr:own"; with more
 # hosts than cores, one CPU per host, round-robin ("2,2,2,2:block:own"), so
 # every run of both libraries has the same placement.
+# --tcp-cc: the hosts' TCP congestion control (default cubic: see netns.sh
+# for why not the machine's own, which may be bbr).
 # --tuning FILE also runs Shoal under SHOAL_TUNING_FILE=FILE (lib "shoal-tuned",
 # alternating with the others), e.g. the net rules of oshtune --hosts.
 # Needs root (namespaces) and Open MPI with oshmem (apt-get install
@@ -29,6 +31,7 @@ rounds=3
 iters=200
 shapes="1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block 8,8:block"
 tuning=
+export NETNS_TCP_CC=cubic
 while [ $# -gt 0 ]; do
     case "$1" in
     --build) build=$2; shift 2 ;;
@@ -38,7 +41,8 @@ while [ $# -gt 0 ]; do
     --iters) iters=$2; shift 2 ;;
     --shapes) shapes=$2; shift 2 ;;
     --tuning) tuning=$(realpath "$2"); shift 2 ;;
-    *) sed -n '2,19p' "$0" >&2; exit 2 ;;
+    --tcp-cc) NETNS_TCP_CC=$2; shift 2 ;;
+    *) sed -n '2,22p' "$0" >&2; exit 2 ;;
     esac
 done
 [ -x "$build/bin/oshcc" ] || { echo "peer.sh: no $build/bin/oshcc; build Shoal first" >&2; exit 1; }
@@ -79,6 +83,7 @@ one() {
 load() { echo "{\"op\":\"load $1\",\"value\":$(cut -d' ' -f1 /proc/loadavg),\"unit\":\"1-min load average\",\"lib\":\"machine\",\"shape\":\"-\",\"round\":0}" | tee -a "$rawf"; }
 {
     load before
+    echo "{\"op\":\"tcp congestion control\",\"value\":0,\"unit\":\"$NETNS_TCP_CC\",\"lib\":\"machine\",\"shape\":\"-\",\"round\":0}" | tee -a "$rawf"
     for r in $(seq 1 "$rounds"); do
         "$root/tests/multihost/run_mh.sh" --ppn 1,1 --timeout 60 -- "$bin/link" "$("$root/tests/multihost/netns.sh" addr 1)" \
             2>/dev/null | grep '^{' | sed "s/}\$/,\"lib\":\"link\",\"shape\":\"1,1:block\",\"round\":$r}/" | tee -a "$rawf"

@@ -37,13 +37,15 @@ def table(med, shapes, a_lib, a_name, b_lib, b_name):
 
 def main():
     vals = defaultdict(list)
-    loads, failures = [], 0
+    loads, failures, cc = [], 0, None
     for line in open(sys.argv[1]):
         try:
             j = json.loads(line)
         except ValueError:
             continue
-        if j["op"].startswith("load"):
+        if j["op"] == "tcp congestion control":
+            cc = j["unit"]
+        elif j["op"].startswith("load"):
             loads.append(f'{j["op"][5:]} {j["value"]}')
         elif j["op"] == "done":
             failures += int(j["value"])
@@ -74,6 +76,8 @@ def main():
     if all(writes):
         print(f"8-byte RMA write ping-pong on it (mh_fabric.c): one-way {writes[0]:.1f} us, "
               f"{writes[1]:.1f} us with FI_DELIVERY_COMPLETE")
+    if cc:
+        print(f"The hosts' TCP congestion control: {cc}")
     print(f"Machine load (1-min average): {', '.join(loads)}; data check failures: {failures}")
     print()
     table(med, shapes, "shoal", "Shoal", "openmpi", "Open MPI")

@@ -13,6 +13,12 @@
 #   netns.sh addr I        print host I's address
 #
 # TAG must be short (namespace names are TAG"h"I); run_mh.sh uses "m<its pid>".
+# NETNS_TCP_CC: the hosts' TCP congestion control (default cubic, the
+# kernel's own default and what cluster nodes run).  A namespace otherwise
+# takes the machine's, which a cloud image may set to bbr: bbr paces each
+# connection at its estimate of the path's bandwidth, and over veth that
+# estimate swings by 2x from run to run (a 256 KiB read 53 or 143 us; ss
+# showed pacing_rate 17 Gbps on a link that moves 40), for every library.
 set -u
 
 addr() { echo "10.77.0.$(($1 + 1))"; }
@@ -39,6 +45,8 @@ up() {
         ip -n "$h" link set lo up
         ip -n "$h" addr add "$(addr "$i")/24" dev eth0
         ip -n "$h" link set eth0 up
+        ip netns exec "$h" sysctl -qw "net.ipv4.tcp_congestion_control=${NETNS_TCP_CC:-cubic}" 2>/dev/null ||
+            echo "netns.sh: cannot set congestion control ${NETNS_TCP_CC:-cubic} in $h (available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)); it keeps $(ip netns exec "$h" sysctl -n net.ipv4.tcp_congestion_control)" >&2
     done
     write_agent "$tag" "$n"
     # Wait until every link is up (no ping here: the check must not need tools).

@@ -4,6 +4,7 @@
 #
 #   run_mh.sh [--ppn 2,2 | --hosts N] [--map block|rr] [--launcher ompi|hydra|oshrun|ompi-oshmem]
 #             [--timeout SEC] [-x VAR=VALUE]... [--unreachable-host I] [--own-cores]
+#             [--tcp-cc cubic|bbr|reno]
 #             -- program [args...]
 #
 # --ppn gives the PEs of each host (2,2 = two hosts with two PEs each; uneven
@@ -21,6 +22,7 @@
 # only lets another task of the same group run: 2 hosts x 2 PEs round-robin,
 # put + quiet p99/median 14-48 in 4 of 5 runs sharing the cores, 2-3.6 in
 # most runs without the groups).
+# --tcp-cc sets the hosts' TCP congestion control (netns.sh; default cubic).
 # MH_MPI_BTL: Open MPI's transports (default self: a Shoal program sends no
 # MPI messages; an MPI + OpenSHMEM program needs self,vader,tcp).
 set -u
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
     -x) envs+=("$2"); shift 2 ;;
     --unreachable-host) unreachable=$2; shift 2 ;;
     --own-cores) own_cores=1; shift ;;
+    --tcp-cc) export NETNS_TCP_CC=$2; shift 2 ;;
     --) shift; break ;;
     *) break ;;
     esac
