@@ -11,8 +11,16 @@
  * routines, --api=active-set the 1.4 routines with pSync; the default
  * takes teams when the library has them.  size is in bytes: per PE for
  * collect/fcollect, per pair of PEs for alltoall, the whole array for
- * broadcast and reduce (8-byte longs). */
+ * broadcast and reduce (8-byte longs).
+ *
+ * At 8 bytes each collective is also measured against the machine's floor
+ * in the same processes (plain_sync.h through shmem_ptr), in short batches
+ * alternating with the library's calls: variant "paired", metric
+ * "ratio_to_floor", the median over batches of library / floor.  On a VM
+ * the cache line's trip moves 4x with where the vCPUs land, within one run;
+ * a ratio to a floor measured beside it does not. */
 #include "coll_bench.h"
+#include "../common/plain_sync.h"
 
 struct coll_case {
     struct bench_ctx *c;
@@ -21,6 +29,9 @@ struct coll_case {
     struct coll_sets sets;  /* active-set API: alternating pSync/pWrk */
     size_t size;         /* bytes, see the header comment */
     long barrier_round;  /* for the barrier check */
+    struct plain_shared *floor;   /* my copy of the plain-store floor's words, or NULL */
+    int paired;                   /* every PE reaches PE 0's copy: measure against it */
+    struct plain_proc floor_procs[V_VARIANTS];
 };
 
 struct coll_op {
@@ -214,6 +225,106 @@ static void call_once(void *arg)
     l->op->run(l->k);
 }
 
+/* ---- against the machine's floor, in the same processes ------------------ */
+
+enum { FLOOR_BATCHES = 7 };
+
+/* Mean over PEs (valid on PE 0) of one call's microseconds over n calls,
+ * timed as measure() times them. */
+static double library_batch(struct coll_case *k, const struct coll_op *op, long n)
+{
+    double spent = 0.0;
+    shmem_barrier_all();
+    if (op->run == run_barrier) {
+        double t0 = bench_now();
+        for (long i = 0; i < n; i++)
+            run_barrier(k);
+        spent = bench_now() - t0;
+    } else {
+        for (long i = 0; i < n; i++) {
+            shmem_barrier_all();
+            double t0 = bench_now();
+            op->run(k);
+            spent += bench_now() - t0;
+        }
+        shmem_barrier_all();
+    }
+    return bench_mean_over_pes(k->c, spent / n * 1e6);
+}
+
+/* The fastest way of the plain form, us per call (valid on PE 0).  Each
+ * way has its own shared words: a counter barrier counts every barrier
+ * run on them. */
+static double floor_batch(struct coll_case *k, enum plain_form form, long n)
+{
+    double best = 1e300;
+    for (int v = 0; v < V_VARIANTS; v++) {
+        struct plain_proc *p = &k->floor_procs[v];
+        shmem_barrier_all();
+        plain_run(p, form, n);
+        shmem_barrier_all();
+        double sum = 0.0;
+        for (int pe = 0; pe < p->n; pe++)
+            sum += p->s->seconds[pe];
+        if (sum / p->n / n * 1e6 < best)
+            best = sum / p->n / n * 1e6;
+    }
+    return best;
+}
+
+static enum plain_form floor_form(const struct coll_op *op)
+{
+    if (op->run == run_barrier)
+        return PLAIN_BARRIER;
+    return strcmp(op->name, "broadcast") == 0 ? PLAIN_BROADCAST : PLAIN_REDUCE;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void against_floor(struct coll_case *k, const struct coll_op *op)
+{
+    struct bench_ctx *c = k->c;
+    long n = 4000 / c->npes;
+    n = c->o.mode == BENCH_VERIFY ? 5 : n < 50 ? 50 : n > 2000 ? 2000 : n;   /* verify: the floor's results checked */
+    double ratio[FLOOR_BATCHES], floor[FLOOR_BATCHES];
+    for (int b = 0; b < FLOOR_BATCHES; b++) {
+        double lib = library_batch(k, op, n);
+        floor[b] = floor_batch(k, floor_form(op), n);
+        ratio[b] = lib / floor[b];
+    }
+    qsort(ratio, FLOOR_BATCHES, sizeof *ratio, by_value);
+    qsort(floor, FLOOR_BATCHES, sizeof *floor, by_value);
+    bench_emit(c, op->name, "paired", k->size, "ratio_to_floor", ratio[FLOOR_BATCHES / 2], n);
+    bench_emit(c, op->name, "paired_floor", k->size, "latency_us", floor[FLOOR_BATCHES / 2], n);
+    long bad = 0;
+    for (int v = 0; v < V_VARIANTS; v++)
+        bad += k->floor_procs[v].s->bad;
+    bench_check(c, bad == 0, "plain-store floor of %s: %ld wrong results", op->name, bad);
+}
+
+/* The floor's words: PE 0's copy, which every PE reaches by shmem_ptr;
+ * none when some PE cannot (then no paired figures). */
+static void floor_setup(struct coll_case *k)
+{
+    struct bench_ctx *c = k->c;
+    if (c->npes < 2 || c->npes > PLAIN_MAX_PROCS)
+        return;
+    struct plain_shared *mine = shmem_malloc(V_VARIANTS * sizeof *mine);
+    if (mine)
+        memset(mine, 0, V_VARIANTS * sizeof *mine);
+    struct plain_shared *s = mine ? shmem_ptr(mine, 0) : NULL;
+    k->floor = mine;
+    if (!bench_all_agree(c, s != NULL))
+        return;
+    for (int v = 0; v < V_VARIANTS; v++)
+        k->floor_procs[v] = (struct plain_proc){s + v, c->me, c->npes, v == V_FIRST_LEAVES, v == V_DISSEMINATION, 0, 0};
+    k->paired = 1;
+}
+
 static void measure(struct coll_case *k, const struct coll_op *op)
 {
     struct bench_ctx *c = k->c;
@@ -238,6 +349,8 @@ static void measure(struct coll_case *k, const struct coll_op *op)
     if (op->run != run_barrier)
         bench_emit(c, op->name, "", k->size, "period_us", bench_mean_over_pes(c, t.seconds / t.iters * 1e6),
                    t.iters);
+    if (k->size == sizeof(long) && k->paired)
+        against_floor(k, op);
     op->verify(k);
 }
 
@@ -309,6 +422,7 @@ int main(int argc, char **argv)
     k.api = coll_choose_api(&c);
     bench_tag_str(&c.tags, "api", k.api == API_TEAMS ? "teams" : "active-set");
     allocate(&k, only);
+    floor_setup(&k);
     for (size_t i = 0; i < N_COLL_OPS; i++)
         if ((!only || strcmp(only, coll_ops[i].name) == 0) &&
             !bench_skip_requested(&c, coll_ops[i].name, ""))
@@ -316,6 +430,8 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     shmem_free(k.src);
     shmem_free(k.dst);
+    if (k.floor)
+        shmem_free(k.floor);
     coll_sets_free(&k.sets);
     return bench_finish(&c);
 }

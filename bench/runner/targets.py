@@ -119,6 +119,9 @@ class Checker:
         why = self.missing(True, fig_args[5])
         if why:
             return row(target, requirement, why)
+        paired = self.paired_goal(target, requirement, fig_args, goal)
+        if paired:
+            return paired
         s, p = median(find(self.coll, *fig_args), self.shoal), median(find(self.coll, *fig_args), self.peer)
         f = median(find(self.coll, *floor_args), "machine")
         if s is None or p is None:
@@ -129,6 +132,28 @@ class Checker:
             return row(target, requirement, "NOT met", s, p, s / p, "no plain-store floor measured")
         detail = "plain loads and stores %.3g us = %.2fx the peer; Shoal %.2fx them" % (f, f / p, s / f)
         return row(target, requirement, "floor above the goal" if f / p > goal else "NOT met", s, p, s / p, detail)
+
+    def paired_goal(self, target: str, requirement: str, fig_args: tuple, goal: float) -> Optional[dict]:
+        """The goal read through each library's ratio to the plain-store floor
+        measured beside its calls in the same processes (collectives.c,
+        variant "paired"): Shoal / peer = (Shoal / floor) / (peer / floor),
+        and the floor / peer = 1 / (peer / floor), each free of where the
+        VM's vCPUs sat while that library ran.  None when either library
+        has no paired figure (shmem_ptr reached no PE)."""
+        bench, op, _, size, _, pes = fig_args[:6]
+        fig = find(self.coll, bench, op, "paired", size, "ratio_to_floor", pes)
+        rs, rp = median(fig, self.shoal), median(fig, self.peer)
+        if not rs or not rp:
+            return None
+        s, p = median(find(self.coll, *fig_args), self.shoal), median(find(self.coll, *fig_args), self.peer)
+        ratio = rs / rp
+        detail = ("each against the plain-store floor in its own processes: Shoal %.2fx it, the peer %.2fx "
+                  "(floor = %.2fx the peer)" % (rs, rp, 1 / rp))
+        if ratio <= goal:
+            status = "met"
+        else:
+            status = "floor above the goal" if 1 / rp > goal else "NOT met"
+        return row(target, requirement, status, s, p, ratio, detail)
 
     # ---- nothing pathological ------------------------------------------------
 
