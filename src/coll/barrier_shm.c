@@ -12,9 +12,9 @@
  * follows a barrier most often waits for it (a broadcast from it, data it
  * writes), and the PEs left running would otherwise wait for it there, a
  * context switch later.  Which member is a guess (coll_team_barrier_lead):
- * the root of the broadcast that followed the team's previous barrier,
- * else member 0; nobody in a loop of barriers, where the yields are
- * context switches inside the next barrier.  4 PEs on 2 cores, 6 alternating runs, when
+ * the root of the broadcast that followed the team's previous barrier;
+ * nobody after other calls or in a loop of barriers, where the yields are
+ * context switches inside the next call.  4 PEs on 2 cores, 6 alternating runs, when
  * member 0 always led: broadcast 8 B from member 0 2.2 -> 0.12 us (Open
  * MPI, whose barrier releases from rank 0: 0.48), the barrier 2.7 -> 4.2
  * (6.1), sum-reduce 1 long 3.1 -> 4.4 (5.3).  A raw counter barrier with

@@ -89,7 +89,7 @@ static struct coll_team_state *new_state(const struct shoal_team *t)
     struct coll_team_state *st = calloc(1, sizeof *st);
     if (!st)
         shoal_fatal("shmem collective", "out of memory for per-team collective state");
-    st->lead = 0;
+    st->lead = -1;
     st->ring = area_of(t, 0)->bcast_ring;
     st->peer_ring = peer_rings(t, st->ring);
     st->ring_taken = area_of(t, 0)->ring_taken;
@@ -121,10 +121,15 @@ struct coll_memo *coll_team_memo(struct shoal_team *t)
 
 /* A guess from the team's last barrier: what followed it will follow the
  * next one.  A broadcast waits for its root; a barrier straight after a
- * barrier for nobody in particular; anything else for everyone, and there
- * member 0 leading, the older rule, stays: nobody leading measured within
- * noise of it (4 and 8 PEs on 2 cores, 10 alternating pairs each, 8 B:
- * reduce, fcollect, alltoall 0.81-1.11x, single pairs 0.3-2.3x). */
+ * barrier for nobody in particular; anything else for everyone, so nobody
+ * leads there either.  Member 0 leading there (the older rule) measured
+ * within noise of nobody by call times alone (4 and 8 PEs on 2 cores,
+ * 0.81-1.11x), but against the plain-store floor timed beside the calls in
+ * the same processes (bench collectives, "paired") it cost: 8 B, 3
+ * alternating pairs each, ratio to the floor, member 0 leading -> nobody:
+ * 4 PEs reduce 1.25-1.40 -> 1.16-1.18, alltoall 1.18-1.26 -> 1.14-1.18,
+ * fcollect 1.20-1.34 -> 1.14-1.17; 8 PEs reduce 1.26 -> 1.15-1.22,
+ * alltoall and fcollect within noise. */
 int coll_team_barrier_lead(struct shoal_team *t)
 {
     struct coll_team_state *st = state_of(t);
@@ -200,7 +205,7 @@ struct coll_call coll_team_call(struct shoal_team *t)
     st->used[0] |= USED_RING;
     bool synced = st->synced == st->calls - 1;
     if (synced)
-        st->lead = 0;   /* the first call after a barrier: a broadcast names its root instead */
+        st->lead = -1;   /* the first call after a barrier: a broadcast names its root instead */
     struct coll_call c = st->call[st->slot];
     c.epoch = st->calls;
     c.synced = synced;
