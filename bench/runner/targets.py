@@ -183,8 +183,10 @@ def describe(fig: Figure) -> str:
 
 
 def is_collective(fig: Figure) -> bool:
-    """A collective's call time (the goals' figure; period_us beside it is not one)."""
-    return fig.field("bench") == "collectives" and not fig.field("label") and fig.field("metric") == "latency_us"
+    """A collective's call time (the goals' figure; period_us beside it is not one, nor the plain-store
+    floor timed beside the calls, variant paired_floor)."""
+    return (fig.field("bench") == "collectives" and not fig.field("label") and fig.field("metric") == "latency_us"
+            and fig.field("variant") != "paired_floor")
 
 
 def evaluate(coll: Collection, shoal: Optional[str], peer: Optional[str],
