@@ -135,6 +135,16 @@ static inline void plain_run(struct plain_proc *p, enum plain_form f, long iters
     p->s->seconds[p->me] = spent;
 }
 
+/* Mean seconds per call over the n processes of the last plain_run of
+ * iters calls on s (once every process has written its time). */
+static inline double plain_mean_seconds(const struct plain_shared *s, int n, long iters)
+{
+    double total = 0.0;
+    for (int i = 0; i < n; i++)
+        total += s->seconds[i];
+    return total / n / iters;
+}
+
 /* The ways the barriers run: the counter, with or without the first
  * leaving, and dissemination. */
 enum plain_variant { V_COUNTER, V_FIRST_LEAVES, V_DISSEMINATION, V_VARIANTS };

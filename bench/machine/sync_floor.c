@@ -46,12 +46,10 @@ static double measure(int n, enum plain_form f, enum plain_variant v, long iters
     plain_run(&p, f, iters);
     for (int i = 1; i < n; i++)
         waitpid(kids[i], NULL, 0);
-    double total = 0.0;
-    for (int i = 0; i < n; i++)
-        total += s->seconds[i];
+    double mean = plain_mean_seconds(s, n, iters);
     *bad += s->bad;
     munmap(s, sizeof *s);
-    return total / n / iters;
+    return mean;
 }
 
 static long iters_for(const struct bench_opts *o, int n)

@@ -31,7 +31,7 @@ rounds=3
 iters=200
 shapes="1,1:block 2,2:rr 4,4:block 2,2,2,2:block 2,2,2,2,2,2,2,2:block 8,8:block"
 tuning=
-export NETNS_TCP_CC=cubic
+export NETNS_TCP_CC=${NETNS_TCP_CC:-cubic}   # netns.sh's default, named in the report
 while [ $# -gt 0 ]; do
     case "$1" in
     --build) build=$2; shift 2 ;;

@@ -230,26 +230,17 @@ static void call_once(void *arg)
 enum { FLOOR_BATCHES = 7 };
 
 /* Mean over PEs (valid on PE 0) of one call's microseconds over n calls,
- * timed as measure() times them. */
+ * timed by measure()'s own loops. */
 static double library_batch(struct coll_case *k, const struct coll_op *op, long n)
 {
-    double spent = 0.0;
-    shmem_barrier_all();
+    struct coll_loop l = { k, op };
     if (op->run == run_barrier) {
-        double t0 = bench_now();
-        for (long i = 0; i < n; i++)
-            run_barrier(k);
-        spent = bench_now() - t0;
-    } else {
-        for (long i = 0; i < n; i++) {
-            shmem_barrier_all();
-            double t0 = bench_now();
-            op->run(k);
-            spent += bench_now() - t0;
-        }
-        shmem_barrier_all();
+        struct coll_call back_to_back = { call_once, &l };
+        return bench_mean_over_pes(k->c, coll_loop_back_to_back(&back_to_back, n) / n * 1e6);
     }
-    return bench_mean_over_pes(k->c, spent / n * 1e6);
+    struct bench_separated sep = { call_once, &l, 0.0, 0, 1 };
+    bench_loop_separated(&sep, n);
+    return bench_separated_mean_us(k->c, &sep);
 }
 
 /* The fastest way of the plain form, us per call (valid on PE 0).  Each
@@ -262,12 +253,10 @@ static double floor_batch(struct coll_case *k, enum plain_form form, long n)
         struct plain_proc *p = &k->floor_procs[v];
         shmem_barrier_all();
         plain_run(p, form, n);
-        shmem_barrier_all();
-        double sum = 0.0;
-        for (int pe = 0; pe < p->n; pe++)
-            sum += p->s->seconds[pe];
-        if (sum / p->n / n * 1e6 < best)
-            best = sum / p->n / n * 1e6;
+        shmem_barrier_all();   /* every process's seconds written */
+        double us = plain_mean_seconds(p->s, p->n, n) * 1e6;
+        if (us < best)
+            best = us;
     }
     return best;
 }
@@ -290,16 +279,13 @@ static void against_floor(struct coll_case *k, const struct coll_op *op)
     struct bench_ctx *c = k->c;
     long n = 4000 / c->npes;
     n = c->o.mode == BENCH_VERIFY ? 5 : n < 50 ? 50 : n > 2000 ? 2000 : n;   /* verify: the floor's results checked */
-    double ratio[FLOOR_BATCHES], floor[FLOOR_BATCHES];
+    double ratio[FLOOR_BATCHES];
     for (int b = 0; b < FLOOR_BATCHES; b++) {
         double lib = library_batch(k, op, n);
-        floor[b] = floor_batch(k, floor_form(op), n);
-        ratio[b] = lib / floor[b];
+        ratio[b] = lib / floor_batch(k, floor_form(op), n);
     }
     qsort(ratio, FLOOR_BATCHES, sizeof *ratio, by_value);
-    qsort(floor, FLOOR_BATCHES, sizeof *floor, by_value);
     bench_emit(c, op->name, "paired", k->size, "ratio_to_floor", ratio[FLOOR_BATCHES / 2], n);
-    bench_emit(c, op->name, "paired_floor", k->size, "latency_us", floor[FLOOR_BATCHES / 2], n);
     long bad = 0;
     for (int v = 0; v < V_VARIANTS; v++)
         bad += k->floor_procs[v].s->bad;

@@ -33,6 +33,14 @@ def status_of(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
+def goal_status(ratio: float, floor_ratio: float, goal: float) -> str:
+    """Shoal / peer against a goal, and where missed, whether the machine's
+    floor / peer is itself above it."""
+    if ratio <= goal:
+        return "met"
+    return "floor above the goal" if floor_ratio > goal else "NOT met"
+
+
 class Checker:
     def __init__(self, coll: Collection, shoal: Optional[str], peer: Optional[str],
                  pes_run: List[int]):
@@ -131,7 +139,7 @@ class Checker:
         if f is None:
             return row(target, requirement, "NOT met", s, p, s / p, "no plain-store floor measured")
         detail = "plain loads and stores %.3g us = %.2fx the peer; Shoal %.2fx them" % (f, f / p, s / f)
-        return row(target, requirement, "floor above the goal" if f / p > goal else "NOT met", s, p, s / p, detail)
+        return row(target, requirement, goal_status(s / p, f / p, goal), s, p, s / p, detail)
 
     def paired_goal(self, target: str, requirement: str, fig_args: tuple, goal: float) -> Optional[dict]:
         """The goal read through each library's ratio to the plain-store floor
@@ -149,11 +157,7 @@ class Checker:
         ratio = rs / rp
         detail = ("each against the plain-store floor in its own processes: Shoal %.2fx it, the peer %.2fx "
                   "(floor = %.2fx the peer)" % (rs, rp, 1 / rp))
-        if ratio <= goal:
-            status = "met"
-        else:
-            status = "floor above the goal" if 1 / rp > goal else "NOT met"
-        return row(target, requirement, status, s, p, ratio, detail)
+        return row(target, requirement, goal_status(ratio, 1 / rp, goal), s, p, ratio, detail)
 
     # ---- nothing pathological ------------------------------------------------
 
@@ -166,8 +170,8 @@ class Checker:
             return row(target, requirement, why)
         bad_runs = [r for r in self.coll.runs if r["library"] == self.shoal and r["pes"] == pes
                     and r["status"] not in ACCEPTABLE]
-        worst = self.worst_versus_peer(target, lambda f: f.field("variant") != "paired_floor", pes,
-                                       1.0 / PATHOLOGICAL_FACTOR, requirement)
+        worst = self.worst_versus_peer(target, lambda f: True, pes, 1.0 / PATHOLOGICAL_FACTOR,
+                                       requirement)
         if bad_runs:
             worst["status"] = "NOT met"
             worst["detail"] = "%d run(s) failed: %s; %s" % (
@@ -183,10 +187,8 @@ def describe(fig: Figure) -> str:
 
 
 def is_collective(fig: Figure) -> bool:
-    """A collective's call time (the goals' figure; period_us beside it is not one, nor the plain-store
-    floor timed beside the calls, variant paired_floor)."""
-    return (fig.field("bench") == "collectives" and not fig.field("label") and fig.field("metric") == "latency_us"
-            and fig.field("variant") != "paired_floor")
+    """A collective's call time (the goals' figure; period_us beside it is not one)."""
+    return fig.field("bench") == "collectives" and not fig.field("label") and fig.field("metric") == "latency_us"
 
 
 def evaluate(coll: Collection, shoal: Optional[str], peer: Optional[str],
