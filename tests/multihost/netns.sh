@@ -28,8 +28,21 @@ fail() {
     exit 1
 }
 
+# A namespace other than the machine's own may only pick a congestion
+# control the machine allows (tcp_allowed_congestion_control), and an image
+# that sets bbr may allow only "reno bbr": allow the one asked for (root,
+# in the machine's namespace; the machine's own default stays).
+allow_tcp_cc() {
+    local want=${NETNS_TCP_CC:-cubic} f=/proc/sys/net/ipv4/tcp_allowed_congestion_control
+    [ -r "$f" ] || return 0
+    grep -qw "$want" "$f" && return 0
+    grep -qw "$want" /proc/sys/net/ipv4/tcp_available_congestion_control 2>/dev/null || modprobe "tcp_$want" 2>/dev/null
+    echo "$(cat "$f") $want" >"$f" 2>/dev/null || true
+}
+
 up() {
     local tag=$1 n=$2 sw=${1}sw
+    allow_tcp_cc
     ip netns add "$sw" 2>/dev/null ||
         fail "cannot create network namespaces here (need root/CAP_SYS_ADMIN and a kernel with netns); the multi-host tests cannot run on this machine"
     ip -n "$sw" link set lo up
