@@ -24,13 +24,15 @@ bool collect_shm(const struct coll_call *c, void *dest, const void *src, size_t 
     bool all_fit = true;
     size_t at = 0;
     for (int i = 0; i < c->n; i++) {
-        if (i != c->me)
-            ring_take(c, i, &size, 0, SIZE_BYTES);
+        if (i != c->me)   /* the size heads the entry: read in place */
+            memcpy(&size, ring_head(c, i), SIZE_BYTES);
         off[i] = at;
         len[i] = i == c->me ? mine : (size_t)size;
         at += len[i];
         all_fit &= len[i] <= FITS;
     }
+    /* Only now: when a block does not fit, the data round's writers may be
+     * in my dest already (every member has seen my entry). */
     if (all_fit) {
         memmove((char *)dest + off[c->me], src, mine);
         for (int s = 1; s < c->n; s++) {
