@@ -10,7 +10,7 @@ void alltoall_shm(const struct coll_call *c, void *dest, const void *src, size_t
 {
     int P = c->n, me = c->me;
     ring_publish(c, src, (size_t)P * block);
-    memmove((char *)dest + (size_t)me * block, (const char *)src + (size_t)me * block, block);
+    cc_copy((char *)dest + (size_t)me * block, (const char *)src + (size_t)me * block, block);
     for (int s = 1; s < P; s++) {
         int from = (me + s) % P;
         ring_take(c, from, (char *)dest + (size_t)from * block, (size_t)me * block, block);

@@ -37,7 +37,7 @@ void bcast_shm(const struct coll_call *c, void *dest, const void *src, size_t n,
         }
         ring_publish(c, src, n);
         if (dest != src)
-            memcpy(dest, src, n);
+            cc_copy(dest, src, n);
         if (!c->synced)
             await_count(ring_entry(c), arrivals);
         ring_done(c);

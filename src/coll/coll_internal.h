@@ -119,6 +119,21 @@ struct coll_call {
     struct coll_ring_entry *const *peer_ring;   /* member i's ring in my mapping, or NULL: shoal_ptr */
 };
 
+/* A copy of n bytes, the one-long case without a library call: on the
+ * ring's paths of a 2-PE call each memcpy of 8 bytes is ~15 instructions
+ * of ~450 (callgrind), on the path between one member's publish and the
+ * other's return.  memmove's meaning: the regions may be the same. */
+SHOAL_INLINE void cc_copy(void *dest, const void *src, size_t n)
+{
+    if (SHOAL_LIKELY(n == sizeof(uint64_t))) {
+        uint64_t v;
+        memcpy(&v, src, sizeof v);
+        memcpy(dest, &v, sizeof v);
+    } else {
+        memmove(dest, src, n);
+    }
+}
+
 SHOAL_INLINE int cc_pe(const struct coll_call *c, int i)
 {
     return c->members ? c->members[i] : c->start + i * c->stride;

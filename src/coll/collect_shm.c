@@ -19,7 +19,7 @@ bool collect_shm(const struct coll_call *c, void *dest, const void *src, size_t 
     uint64_t size = mine;
     memcpy(entry, &size, SIZE_BYTES);
     if (mine <= FITS)
-        memcpy(entry + SIZE_BYTES, src, mine);
+        cc_copy(entry + SIZE_BYTES, src, mine);
     ring_publish(c, entry, SIZE_BYTES + (mine <= FITS ? mine : 0));
     bool all_fit = true;
     size_t at = 0;
@@ -34,7 +34,7 @@ bool collect_shm(const struct coll_call *c, void *dest, const void *src, size_t 
     /* Only now: when a block does not fit, the data round's writers may be
      * in my dest already (every member has seen my entry). */
     if (all_fit) {
-        memmove((char *)dest + off[c->me], src, mine);
+        cc_copy((char *)dest + off[c->me], src, mine);
         for (int s = 1; s < c->n; s++) {
             int from = (c->me + s) % c->n;
             ring_take(c, from, (char *)dest + off[from], SIZE_BYTES, len[from]);

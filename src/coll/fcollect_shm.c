@@ -12,7 +12,7 @@ void fcollect_shm(const struct coll_call *c, const struct coll_blocks *b)
     int P = c->n, me = c->me;
     size_t block = b->len0;
     ring_publish(c, b->mine, block);
-    memmove((char *)b->dest + (size_t)me * block, b->mine, block);
+    cc_copy((char *)b->dest + (size_t)me * block, b->mine, block);
     for (int s = 1; s < P; s++) {
         int from = (me + s) % P;
         ring_take(c, from, (char *)b->dest + (size_t)from * block, 0, block);

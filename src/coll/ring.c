@@ -36,7 +36,7 @@ static void await_taken(const struct coll_call *c, size_t entry, uint64_t epoch)
 static void entry_write(const struct coll_call *c, size_t entry, const void *src, size_t n)
 {
     size_t head = n < COLL_RING_HEAD ? n : COLL_RING_HEAD;
-    memcpy(c->bcast_ring[entry].data, src, head);
+    cc_copy(c->bcast_ring[entry].data, src, head);
     if (n > head)
         memcpy(c->ring_tail[entry], (const char *)src + head, n - head);
 }
@@ -46,7 +46,7 @@ static void entry_read(const struct coll_call *c, const struct coll_ring_entry *
 {
     if (off < COLL_RING_HEAD) {
         size_t head = n < COLL_RING_HEAD - off ? n : COLL_RING_HEAD - off;
-        memcpy(dest, e->data + off, head);
+        cc_copy(dest, e->data + off, head);
         dest = (char *)dest + head;
         off += head;
         n -= head;
