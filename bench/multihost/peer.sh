@@ -85,9 +85,10 @@ load() { echo "{\"op\":\"load $1\",\"value\":$(cut -d' ' -f1 /proc/loadavg),\"un
     load before
     echo "{\"op\":\"tcp congestion control\",\"value\":0,\"unit\":\"$NETNS_TCP_CC\",\"lib\":\"machine\",\"shape\":\"-\",\"round\":0}" | tee -a "$rawf"
     for r in $(seq 1 "$rounds"); do
-        "$root/tests/multihost/run_mh.sh" --ppn 1,1 --timeout 60 -- "$bin/link" "$("$root/tests/multihost/netns.sh" addr 1)" \
+        # The floors in the placement of real hosts (and of the :own shapes): a core each.
+        "$root/tests/multihost/run_mh.sh" --ppn 1,1 --own-cores --timeout 60 -- "$bin/link" "$("$root/tests/multihost/netns.sh" addr 1)" \
             2>/dev/null | grep '^{' | sed "s/}\$/,\"lib\":\"link\",\"shape\":\"1,1:block\",\"round\":$r}/" | tee -a "$rawf"
-        [ -x "$bin/fabric" ] && "$root/tests/multihost/run_mh.sh" --ppn 1,1 --timeout 60 -- "$bin/fabric" 2000 \
+        [ -x "$bin/fabric" ] && "$root/tests/multihost/run_mh.sh" --ppn 1,1 --own-cores --timeout 60 -- "$bin/fabric" 2000 \
             2>/dev/null | grep '^{' | sed "s/}\$/,\"lib\":\"link\",\"shape\":\"1,1:block\",\"round\":$r}/" | tee -a "$rawf"
         for shape in $shapes; do
             # Alternate which library goes first, round by round.

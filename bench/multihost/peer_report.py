@@ -35,8 +35,56 @@ def table(med, shapes, a_lib, a_name, b_lib, b_name):
     print()
 
 
+# One-host-per-side operations and the libfabric floor each sits on (mh_fabric.c).
+FLOORS = {"get 8 B": ("read",), "fetch-add": ("fetch-add", "2x one-way"), "barrier": ("exchange",)}
+
+
+def round_floor(rounds, r, names):
+    """The floor of round r: the first of names that round measured ("2x one-way": twice the one-way)."""
+    for name in names:
+        if name == "2x one-way":
+            v = rounds.get(("link", "1,1:block", "fabric one-way", r))
+            return 2 * v if v else None
+        v = rounds.get(("link", "1,1:block", "fabric " + name, r))
+        if v:
+            return v
+    return None
+
+
+def per_round(rounds, shapes):
+    """At one PE per host the link drifts by seconds (medians of one process's batches 19-34 us within a
+    run, both libraries), so the ratios of each round, whose runs follow each other, say more than the
+    ratio of the medians: Shoal / Open MPI, libfabric's floor / Open MPI and Shoal / floor, medians."""
+    one = [s for s in shapes if s.startswith("1,1:")]
+    if not one:
+        return
+    shape = one[0]
+    print(f"Round by round at {NAMES.get(shape, shape)} (medians of the per-round ratios; the floor: "
+          "mh_fabric.c in the same round):")
+    print()
+    print("| operation | Shoal / Open MPI | rounds Shoal <= Open MPI | floor / Open MPI | Shoal / floor |")
+    print("|---|---|---|---|---|")
+    for op, names in FLOORS.items():
+        rs = sorted({k[3] for k in rounds if k[1] == shape and k[2] == op})
+        so, fo, sf, wins = [], [], [], 0
+        for r in rs:
+            a, b = rounds.get(("shoal", shape, op, r)), rounds.get(("openmpi", shape, op, r))
+            f = round_floor(rounds, r, names)
+            if a and b:
+                so.append(a / b)
+                wins += a <= b
+                if f:
+                    fo.append(f / b)
+            if a and f:
+                sf.append(a / f)
+        med = lambda v: f"{statistics.median(v):.2f}" if v else "-"
+        print(f"| {op} | {med(so)} | {wins} of {len(so)} | {med(fo)} | {med(sf)} |")
+    print()
+
+
 def main():
     vals = defaultdict(list)
+    rounds = {}
     loads, failures, cc = [], 0, None
     for line in open(sys.argv[1]):
         try:
@@ -51,6 +99,7 @@ def main():
             failures += int(j["value"])
         else:
             vals[(j["lib"], j["shape"], j["op"])].append(j["value"])
+            rounds[(j["lib"], j["shape"], j["op"], j.get("round"))] = j["value"]
     shapes = []
     for (lib, shape, op) in vals:
         if lib != "link" and shape not in shapes:
@@ -81,6 +130,7 @@ def main():
     print(f"Machine load (1-min average): {', '.join(loads)}; data check failures: {failures}")
     print()
     table(med, shapes, "shoal", "Shoal", "openmpi", "Open MPI")
+    per_round(rounds, shapes)
     if any(k[0] == "shoal-tuned" for k in med):
         print("Under the tuning file (peer.sh --tuning) against the built-in model:")
         print()
