@@ -87,11 +87,11 @@ int shoal_coll_reduce(struct shoal_team *t, enum shoal_op op, enum shoal_dtype d
             memcpy(dest, src, nreduce * r.elem);
         return 0;
     }
-    struct coll_call c = coll_team_call(t);
-    if (hier_chosen(t, &c, K_REDUCE, nreduce * r.elem))
+    const struct coll_call *c = coll_team_call(t);
+    if (hier_chosen(t, c, K_REDUCE, nreduce * r.elem))
         reduce_hier(t, &r);
     else
-        coll_reduce_run(&c, &r);
+        coll_reduce_run(c, &r);
     return 0;
 }
 
@@ -100,8 +100,8 @@ int shoal_coll_scan(struct shoal_team *t, enum shoal_dtype dt, void *dest, const
 {
     if (!nelems)
         return 0;
-    struct coll_call c = coll_team_call(t);
-    scan_recdbl(&c, dt, dest, src, nelems, inclusive);
+    const struct coll_call *c = coll_team_call(t);
+    scan_recdbl(c, dt, dest, src, nelems, inclusive);
     return 0;
 }
 
@@ -143,12 +143,12 @@ int shoal_coll_broadcast(struct shoal_team *t, void *dest, const void *src, size
             memcpy(dest, src, nbytes);
         return 0;
     }
-    struct coll_call c = coll_team_call(t);
-    coll_team_broadcast_root(t, &c, root);
-    if (hier_chosen(t, &c, K_BCAST, nbytes))
-        bcast_hier(t, &c, dest, src, nbytes, root);
+    const struct coll_call *c = coll_team_call(t);
+    coll_team_broadcast_root(t, c, root);
+    if (hier_chosen(t, c, K_BCAST, nbytes))
+        bcast_hier(t, c, dest, src, nbytes, root);
     else
-        coll_bcast_run(&c, dest, src, nbytes, root, true);
+        coll_bcast_run(c, dest, src, nbytes, root, true);
     return 0;
 }
 
@@ -175,11 +175,11 @@ int shoal_coll_fcollect(struct shoal_team *t, void *dest, const void *src, size_
 {
     if (!nbytes)
         return 0;
-    struct coll_call c = coll_team_call(t);
-    if (hier_chosen(t, &c, K_FCOLLECT, nbytes) && collect_hier(t, dest, src, nbytes, true))
+    const struct coll_call *c = coll_team_call(t);
+    if (hier_chosen(t, c, K_FCOLLECT, nbytes) && collect_hier(t, dest, src, nbytes, true))
         return 0;
     struct coll_blocks b = {.dest = dest, .mine = src, .len0 = nbytes};
-    coll_collect_run(&c, K_FCOLLECT, &b, nbytes);
+    coll_collect_run(c, K_FCOLLECT, &b, nbytes);
     return 0;
 }
 
@@ -253,7 +253,7 @@ static enum sized_result sized_round_flat(const struct coll_call *c, void *dest,
 /* The general path of a team collect: the sizes first (unless the ring or
  * sized round gave them), then the blocks.  ring: collect_shm ran and set
  * off/len, but some block did not fit its entry. */
-static void collect_exchange(struct coll_call *c, bool ring, void *dest, const void *src, size_t nbytes, size_t *off,
+static void collect_exchange(const struct coll_call *c, bool ring, void *dest, const void *src, size_t nbytes, size_t *off,
                              size_t *len)
 {
     int P = c->n;
@@ -268,10 +268,11 @@ static void collect_exchange(struct coll_call *c, bool ring, void *dest, const v
         /* Every member's size reached me, so every member has entered and
          * its dest is free: the data phase needs no entry handshake (one
          * round of P-1 signals and wake-ups fewer). */
-        c->dest_ready = true;
+        struct coll_call data = *c;   /* the slot's own call stays as it is for later calls */
+        data.dest_ready = true;
         size_t total = off[P - 1] + len[P - 1];
         if (total)
-            coll_collect_run(c, K_COLLECT, &b, total / P);
+            coll_collect_run(&data, K_COLLECT, &b, total / P);
         return;
     }
     off[c->me] = my_offset(&sizes, nbytes);
@@ -289,17 +290,17 @@ int shoal_coll_collect(struct shoal_team *t, void *dest, const void *src, size_t
         memcpy(dest, src, nbytes);
         return 0;
     }
-    struct coll_call c = coll_team_call(t);
-    struct coll_shape s = shape_of(&c, 0);   /* sizes differ per member: not a shared fact */
+    const struct coll_call *c = coll_team_call(t);
+    struct coll_shape s = shape_of(c, 0);   /* sizes differ per member: not a shared fact */
     s.multi_host = coll_spans_hosts(t);
     enum coll_alg a = coll_choose(K_COLLECT, &s);
     if (s.multi_host && a == A_HIER && collect_hier(t, dest, src, nbytes, false))
         return 0;
     size_t *off = cc_tmp(2 * P * sizeof(size_t), 3), *len = off + P;
-    bool ring = c.bcast_ring && c.shm && a == A_SHM;
-    if (ring && collect_shm(&c, dest, src, nbytes, off, len))
+    bool ring = c->bcast_ring && c->shm && a == A_SHM;
+    if (ring && collect_shm(c, dest, src, nbytes, off, len))
         return 0;   /* every block fitted its ring entry */
-    collect_exchange(&c, ring, dest, src, nbytes, off, len);
+    collect_exchange(c, ring, dest, src, nbytes, off, len);
     return 0;
 }
 
@@ -309,12 +310,12 @@ int shoal_coll_alltoall(struct shoal_team *t, void *dest, const void *src, size_
 {
     if (!nbytes)
         return 0;
-    struct coll_call c = coll_team_call(t);
-    struct coll_shape s = shape_of(&c, nbytes);
-    if (coll_choose(K_ALLTOALL, &s) == A_SHM && c.shm && (size_t)c.n * nbytes <= COLL_RING_BYTES)
-        alltoall_shm(&c, dest, src, nbytes);
+    const struct coll_call *c = coll_team_call(t);
+    struct coll_shape s = shape_of(c, nbytes);
+    if (coll_choose(K_ALLTOALL, &s) == A_SHM && c->shm && (size_t)c->n * nbytes <= COLL_RING_BYTES)
+        alltoall_shm(c, dest, src, nbytes);
     else
-        alltoall_pairwise(&c, dest, src, 1, 1, nbytes, 1);
+        alltoall_pairwise(c, dest, src, 1, 1, nbytes, 1);
     return 0;
 }
 
@@ -323,8 +324,8 @@ int shoal_coll_alltoalls(struct shoal_team *t, void *dest, const void *src, ptrd
 {
     if (!nelems)
         return 0;
-    struct coll_call c = coll_team_call(t);
-    alltoall_pairwise(&c, dest, src, dst, sst, elem, nelems);
+    const struct coll_call *c = coll_team_call(t);
+    alltoall_pairwise(c, dest, src, dst, sst, elem, nelems);
     return 0;
 }
 

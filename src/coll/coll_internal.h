@@ -247,8 +247,10 @@ int cc_pow2_floor(int n);
 void *cc_tmp(size_t bytes, int which);
 
 /* ---- the call's setup from a team or an active set (group.c) ---- */
-/* Start a collective on team t: the next of its slots, bank BANK_CALL. */
-struct coll_call coll_team_call(struct shoal_team *t);
+/* Start a collective on team t: the next of its slots, bank BANK_CALL.
+ * The slot's own call, kept in the team's state: valid until the team's
+ * next call on that slot (a team's collectives never run concurrently). */
+const struct coll_call *coll_team_call(struct shoal_team *t);
 /* The same slot as the last coll_team_call on t, another bank (phases). */
 struct coll_call coll_team_phase(struct shoal_team *t, int bank, const int *pes, int n, int me);
 /* An active set's call: flags in the user's pSync (left as given), scratch
