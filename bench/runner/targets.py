@@ -157,6 +157,14 @@ class Checker:
         ratio = rs / rp
         detail = ("each against the plain-store floor in its own processes: Shoal %.2fx it, the peer %.2fx "
                   "(floor = %.2fx the peer)" % (rs, rp, 1 / rp))
+        ways = []   # the status stays with the fastest way; these say where its lead comes from
+        for way in ("plain", "first_leaves", "dissemination"):
+            f = find(self.coll, bench, op, "paired_" + way, size, "ratio_to_floor", pes)
+            ws, wp = median(f, self.shoal), median(f, self.peer)
+            if ws and wp:
+                ways.append("%s %.2fx / %.2fx" % (way, ws, wp))
+        if ways:
+            detail += "; Shoal / the peer against each way of the floor's barrier: " + ", ".join(ways)
         return row(target, requirement, goal_status(ratio, 1 / rp, goal), s, p, ratio, detail)
 
     # ---- nothing pathological ------------------------------------------------
