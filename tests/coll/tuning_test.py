@@ -9,6 +9,8 @@
                                   decide what runs
     tuning_test.py BIN oshtune_fails  where no probe runs, oshtune exits non-zero, says
                                   why, and leaves the file it was given alone
+    tuning_test.py BIN oshtune_rounds  an algorithm fast in one round of three and slow in
+                                  the others does not win: the median round ranks
 
 BIN holds oshrun, oshtune and oshtune_probe.  Which algorithm ran comes from
 the profile (SHOAL_PROFILE: a row per routine and algorithm)."""
@@ -190,9 +192,46 @@ def oshtune_fails():
             fails.append("oshtune where nothing runs rewrote %s" % out)
 
 
+# A stand-in for oshrun that answers as oshtune_probe would: recdbl takes
+# 1 us in the first run and 3 us after, every other algorithm 2 us.
+SCRIPTED_OSHRUN = """#!/usr/bin/env python3
+import os, sys
+count = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runs")
+n = int(open(count).read()) + 1 if os.path.exists(count) else 1
+open(count, "w").write(str(n))
+args = sys.argv[1:]
+algs = args[args.index("--algorithms") + 1].split(",")
+sizes = [int(x) for x in args if x.isdigit()][-1:]
+for alg in algs:
+    us = (1.0 if n == 1 else 3.0) if alg == "recdbl" else 2.0
+    for s in sizes:
+        print("reduce %d %g %s" % (s, us, alg))
+"""
+
+
+def oshtune_rounds():
+    """oshtune ranks by the median of its rounds: an algorithm that swings
+    (one lucky round of three) loses to one steadily faster in the others."""
+    fake = os.path.join(WORK, "scripted")
+    os.makedirs(fake)
+    with open(os.path.join(fake, "oshrun"), "w") as f:
+        f.write(SCRIPTED_OSHRUN)
+    os.chmod(os.path.join(fake, "oshrun"), 0o755)
+    out = os.path.join(WORK, "rounds.rules")
+    r = subprocess.run([os.path.join(BIN, "oshtune"), "--kinds", "reduce", "--np", "2", "--sizes", "8",
+                        "--rounds", "3", "--bin", fake, "--out", out], capture_output=True, text=True, timeout=60)
+    if r.returncode != 0 or not os.path.exists(out):
+        fails.append("oshtune under the scripted probe: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
+        return
+    picked = [w[4] for w in rule_lines(out) if w[0] == "reduce" and w[2] == "pes=2"]
+    if picked != ["bruck"]:   # every steady algorithm ties at 2 us; the first by name wins the tie
+        fails.append("oshtune ranked by a lucky round: reduce at 2 PEs picked %s, want a steady 2 us "
+                     "algorithm, not recdbl (1 us once, 3 us twice)\n%s" % (picked, open(out).read()))
+
+
 def main():
     tests = {"choice": choice, "malformed": malformed, "mismatch": mismatch, "oshtune": oshtune,
-             "oshtune_fails": oshtune_fails}
+             "oshtune_fails": oshtune_fails, "oshtune_rounds": oshtune_rounds}
     for name in sys.argv[2:]:
         tests[name]()
     if fails:
