@@ -172,14 +172,20 @@ def oshtune():
             expect_alg(2, max(8, (lo + 7) // 8 * 8), env, w[4])
 
 
+def fake_bin(name, oshrun_text):
+    """A directory for oshtune --bin whose oshrun is the script given."""
+    fake = os.path.join(WORK, name)
+    os.makedirs(fake)
+    with open(os.path.join(fake, "oshrun"), "w") as f:
+        f.write(oshrun_text)
+    os.chmod(os.path.join(fake, "oshrun"), 0o755)
+    return fake
+
+
 def oshtune_fails():
     """Where nothing runs (here an oshrun that always fails), oshtune says so,
     exits non-zero and leaves the file it was given as it was."""
-    fake = os.path.join(WORK, "fakebin")
-    os.makedirs(fake)
-    with open(os.path.join(fake, "oshrun"), "w") as f:
-        f.write("#!/bin/sh\necho 'oshrun: cannot start the job' >&2\nexit 3\n")
-    os.chmod(os.path.join(fake, "oshrun"), 0o755)
+    fake = fake_bin("fakebin", "#!/bin/sh\necho 'oshrun: cannot start the job' >&2\nexit 3\n")
     os.symlink(os.path.join(BIN, "oshtune_probe"), os.path.join(fake, "oshtune_probe"))
     out = rules("kept.rules", "reduce shm pes=2 ring\n")
     r = subprocess.run([os.path.join(BIN, "oshtune"), "--quick", "--kinds", "reduce", "--bin", fake, "--out", out],
@@ -212,11 +218,7 @@ for alg in algs:
 def oshtune_rounds():
     """oshtune ranks by the median of its rounds: an algorithm that swings
     (one lucky round of three) loses to one steadily faster in the others."""
-    fake = os.path.join(WORK, "scripted")
-    os.makedirs(fake)
-    with open(os.path.join(fake, "oshrun"), "w") as f:
-        f.write(SCRIPTED_OSHRUN)
-    os.chmod(os.path.join(fake, "oshrun"), 0o755)
+    fake = fake_bin("scripted", SCRIPTED_OSHRUN)
     out = os.path.join(WORK, "rounds.rules")
     r = subprocess.run([os.path.join(BIN, "oshtune"), "--kinds", "reduce", "--np", "2", "--sizes", "8",
                         "--rounds", "3", "--bin", fake, "--out", out], capture_output=True, text=True, timeout=60)
