@@ -7,8 +7,8 @@
                                   files differing only in comments and aliases agree
     tuning_test.py BIN oshtune    oshtune --quick writes rules that parse, run right, and
                                   decide what runs
-    tuning_test.py BIN oshtune_fails  where no probe runs, oshtune exits non-zero, says
-                                  why, and leaves the file it was given alone
+    tuning_test.py BIN oshtune_fails  where no probe runs, or a count is negative, oshtune
+                                  exits non-zero, says why, and leaves the file alone
     tuning_test.py BIN oshtune_rounds  an algorithm fast in one round of three and slow in
                                   the others does not win: the median round ranks
 
@@ -196,6 +196,16 @@ def oshtune_fails():
     with open(out) as f:
         if f.read() != "reduce shm pes=2 ring\n":
             fails.append("oshtune where nothing runs rewrote %s" % out)
+    # A negative count is refused up front, naming the option (it used to
+    # run no round and blame the algorithms).
+    for opt in ("--rounds", "--batches", "--ms"):
+        r = subprocess.run([os.path.join(BIN, "oshtune"), "--quick", "--kinds", "reduce", opt, "-1", "--out", out],
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode == 0 or ("%s -1" % opt) not in r.stderr or "no algorithm ran right" in r.stderr:
+            fails.append("oshtune %s -1: status %d, want an error naming %s\n%s" % (opt, r.returncode, opt, r.stderr))
+    with open(out) as f:
+        if f.read() != "reduce shm pes=2 ring\n":
+            fails.append("oshtune with a negative count rewrote %s" % out)
 
 
 # A stand-in for oshrun that answers as oshtune_probe would: recdbl takes
